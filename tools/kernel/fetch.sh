@@ -16,7 +16,10 @@ mkdir -p "$cache/debs"
 log() { printf '[fetch] %s\n' "$*" >&2; }
 
 ensure_apt_lists() {
-	if ! apt-cache pkgnames linux-image-6.12 2>/dev/null | grep -q .; then
+	local names
+
+	names=$(apt-cache pkgnames linux-image-6.12. 2>/dev/null || true)
+	if [ -z "$names" ]; then
 		log "apt-get update"
 		apt-get update -qq >&2
 	fi
@@ -62,7 +65,20 @@ fix_headers() {
 	ln -sfn "$hdr" "$root/lib/modules/$kver/build"
 }
 
+# A complete cache is reused as it is, without asking the registry again.
+if [ -s "$cache/kver" ] && [ -e "$cache/linux-source/.extracted" ] &&
+	[ -e "$cache/root/lib/modules/$(cat "$cache/kver")/modules.dep" ]; then
+	kver=$(cat "$cache/kver")
+	log "kernel $kver (cached in $cache)"
+	echo "KVER=$kver"
+	exit 0
+fi
+
 ensure_apt_lists
+if ! command -v depmod >/dev/null; then
+	log "installing kmod (depmod)"
+	DEBIAN_FRONTEND=noninteractive apt-get install -y -qq kmod >&2
+fi
 abi=$(pick_version)
 [ -n "$abi" ] || { log "no linux-image-6.12 package found"; exit 1; }
 kver=$abi-amd64
@@ -93,5 +109,6 @@ if [ ! -e "$src/.extracted" ]; then
 	touch "$src/.extracted"
 fi
 
+printf '%s\n' "$kver" >"$cache/kver"
 log "kernel $kver in $root"
 echo "KVER=$kver"
