@@ -1,0 +1,152 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# Build the base initramfs for the zram test VM: busybox, bash, fio and the
+# block tools, their shared libraries, the guest /init and the kernel modules
+# the tests use (decompressed, with a fresh modules.dep).
+#
+# Usage: tools/testing/vm/mkinitramfs.sh OUT.cpio.gz
+# Skips the build when OUT is up to date (a hash of all inputs is kept in
+# OUT.inputs). KVER may be given in the environment.
+
+set -euo pipefail
+
+# shellcheck source=lib.sh
+. "$(dirname "$0")/lib.sh"
+
+out=${1:?usage: mkinitramfs.sh OUT.cpio.gz}
+case $out in /*) ;; *) out=$PWD/$out ;; esac
+
+"$vm_dir/deps.sh"
+vm_kernel
+
+# Modules the tests need; their dependencies are added from modules.dep.
+modules=(
+	zram lz4_compress lz4hc_compress lz4 lz4hc zstd deflate lzo lzo-rle
+	null_blk loop brd virtio_blk virtio_pci configfs
+	dm-mod dm-flakey dm-delay
+	netfs 9pnet 9p 9pnet_virtio
+	ext4 jbd2 mbcache crc16 crc32c_generic crc32c-intel
+)
+
+# Programs, copied with the libraries ldd reports. Everything else comes
+# from busybox applets.
+programs=(
+	bash fio zramctl losetup blkdiscard mke2fs e2fsck sha256sum
+	dmsetup find xargs
+)
+
+module_files=()
+for mod in "${modules[@]}"; do
+	while read -r what path _; do
+		case $what in
+		insmod) module_files+=("${path#"$module_dir"/}") ;;
+		builtin) ;;
+		*) vm_die "modprobe --show-depends $mod: unexpected '$what $path'" ;;
+		esac
+	done < <(modprobe -d "$cache_dir/root" -S "$KVER" --show-depends "$mod" ||
+		vm_die "module $mod not found for $KVER")
+done
+mapfile -t module_files < <(printf '%s\n' "${module_files[@]}" | sort -u)
+
+program_paths=()
+for prog in "${programs[@]}"; do
+	path=$(command -v "$prog") || vm_die "$prog not installed"
+	program_paths+=("$(readlink -f "$path")")
+done
+busybox=$(readlink -f "$(command -v busybox)")
+
+mapfile -t libraries < <(
+	for path in "${program_paths[@]}"; do
+		ldd "$path" | awk '$2 == "=>" && $3 ~ /^\// { print $3 } $1 ~ /^\// { print $1 }'
+	done | sort -u)
+
+# Everything the image is made from, for the up-to-date check.
+inputs_hash=$(
+	{
+		echo "KVER=$KVER"
+		printf 'module %s\n' "${module_files[@]}"
+		sha256sum "$0" "$vm_dir/lib.sh" "$vm_dir/guest/init" \
+			"$module_dir/modules.dep" /etc/mke2fs.conf
+		for f in "$busybox" "${program_paths[@]}" "${libraries[@]}"; do
+			stat -L -c '%n %s %Y' "$f"
+		done
+	} | sha256sum | cut -d' ' -f1)
+
+if [ -e "$out" ] && [ "$(cat "$out.inputs" 2>/dev/null)" = "$inputs_hash" ]; then
+	vm_log "initramfs up to date: $out"
+	exit 0
+fi
+
+vm_log "building initramfs $out"
+mkdir -p "${out%/*}"
+stage=$(mktemp -d "${out%/*}/.initramfs.XXXXXX")
+trap 'rm -rf "$stage"' EXIT
+
+mkdir -p "$stage"/usr/{bin,sbin,lib,lib64} "$stage"/{dev,proc,sys,tmp,run,etc,repo,out,mnt,root}
+for d in bin sbin lib lib64; do
+	ln -s "usr/$d" "$stage/$d"
+done
+install -m 0755 "$busybox" "$stage/usr/bin/busybox"
+
+for path in "${program_paths[@]}"; do
+	dest=$stage/usr/${path#/usr/}
+	case $path in
+	/usr/*) ;;
+	*) dest=$stage/usr$path ;;
+	esac
+	mkdir -p "${dest%/*}"
+	install -m 0755 "$path" "$dest"
+done
+ln -s mke2fs "$stage/usr/sbin/mkfs.ext4"
+for lib in "${libraries[@]}"; do
+	real=$(readlink -f "$lib")
+	dest=$stage/usr/${lib#/usr/}
+	case $lib in
+	/usr/*) ;;
+	*) dest=$stage/usr$lib ;;
+	esac
+	mkdir -p "${dest%/*}"
+	cp -L "$real" "$dest"
+done
+cp /etc/mke2fs.conf "$stage/etc/"
+
+# busybox applets for everything not provided by a real program
+while read -r applet; do
+	name=${applet##*/}
+	if [ -e "$stage/usr/bin/$name" ] || [ -e "$stage/usr/sbin/$name" ]; then
+		continue
+	fi
+	case $applet in
+	*sbin/*) ln -s ../bin/busybox "$stage/usr/sbin/$name" ;;
+	*) ln -s busybox "$stage/usr/bin/$name" ;;
+	esac
+done < <("$busybox" --list-full)
+
+# modules, decompressed; depmod makes modules.dep & co. for busybox modprobe
+mdest=$stage/lib/modules/$KVER
+for rel in "${module_files[@]}"; do
+	dest=$mdest/${rel%.xz}
+	mkdir -p "${dest%/*}"
+	case $rel in
+	*.xz) xz -dc "$module_dir/$rel" >"$dest" ;;
+	*) cp "$module_dir/$rel" "$dest" ;;
+	esac
+done
+sed 's/\.ko\.xz$/.ko/' "$module_dir/modules.order" >"$mdest/modules.order"
+cp "$module_dir/modules.builtin" "$module_dir/modules.builtin.modinfo" "$mdest/"
+depmod -b "$stage" "$KVER"
+
+install -m 0755 "$vm_dir/guest/init" "$stage/init"
+printf 'root:x:0:0:root:/root:/bin/bash\n' >"$stage/etc/passwd"
+printf 'root:x:0:\n' >"$stage/etc/group"
+
+compress=(gzip -1)
+if command -v pigz >/dev/null; then
+	compress=(pigz -1)
+fi
+(cd "$stage" && find . -print0 | LC_ALL=C sort -z |
+	cpio --null -o -H newc -R 0:0 --quiet) | "${compress[@]}" >"$out.tmp"
+mv "$out.tmp" "$out"
+echo "$inputs_hash" >"$out.inputs"
+vm_log "initramfs: $out ($(du -h "$out" | cut -f1), unpacked $(du -sh "$stage" | cut -f1))"
