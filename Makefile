@@ -1,0 +1,57 @@
+# SPDX-License-Identifier: GPL-2.0
+#
+# Top-level entry points of the zram rework:
+#   make run    - the main job: idle writeback of real data, checksums verified
+#   make check  - host checks, unit tests, and the kselftests in a VM
+#   make bench  - stock zram.ko vs ours in one VM boot
+# Variables: ZRAM=ours|stock (driver for "make run").
+
+SHELL := /bin/bash
+ZRAM ?= ours
+
+VM := tools/testing/vm
+SELFTESTS := tools/testing/selftests/zram
+UNIT := tools/testing/zram-unit
+
+.PHONY: all deps kernel module sparse checkpatch shellcheck unit \
+	check check-host check-vm run bench clean
+
+all: module
+
+deps:
+	$(VM)/deps.sh
+
+kernel: deps
+	tools/kernel/fetch.sh
+
+module: kernel
+	tools/build/module.sh
+
+sparse: kernel
+	tools/build/module.sh C=2
+
+checkpatch: kernel
+	tools/build/checkpatch.sh
+
+shellcheck: deps
+	git ls-files -z --cached --others --exclude-standard -- '*.sh' .ci/run | \
+		xargs -0 shellcheck -x
+
+unit:
+	$(MAKE) -C $(UNIT) check
+
+check-host: module sparse checkpatch shellcheck unit
+
+check-vm: module
+	$(SELFTESTS)/vm-run.sh
+
+check: check-host check-vm
+
+run: module
+	$(VM)/run-main-job.sh ZRAM=$(ZRAM)
+
+bench: module
+	tools/bench/run.sh
+
+clean:
+	git clean -fdX drivers tools
