@@ -1,0 +1,169 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Block-extent allocator for the zram backing device.
+ *
+ * Concurrency: every change of a bit is an atomic bitop, and there is no
+ * lock. Blocks are released (clear_bit) from any context, including
+ * hardirq, by zram_wb_free_block() and by writeback completion, while a
+ * reservation may be scanning. A concurrent release can only turn a used
+ * bit into a free one, so a scan at worst misses a block that just became
+ * free; that is tolerated, the block is found by a later reservation.
+ * Reservations are claimed with test_and_set_bit(), so two reservers can
+ * never both own a block; zram serialises reservers anyway (one writeback
+ * at a time), which keeps the retry below cold.
+ */
+
+#include <linux/bitmap.h>
+#include <linux/bitops.h>
+#include <linux/errno.h>
+#include <linux/limits.h>
+
+#include "zram_extent.h"
+
+/* The longest free run met so far and where it starts. */
+struct zram_extent_best {
+	unsigned long start;
+	unsigned long len;
+};
+
+/**
+ * zram_extent_scan - find the best free run, searching from a cursor
+ * @bitmap: block bitmap, a set bit is a block in use
+ * @nr_blocks: number of blocks (bits) in @bitmap
+ * @from: block where the search starts, below @nr_blocks
+ * @max_len: a run this long (blocks) ends the search at once
+ * @best: out, longest run seen (not clamped to @max_len); len 0 when no
+ *        block is free
+ *
+ * Visits free runs in next-fit order: those starting in [@from, @nr_blocks)
+ * first, then those starting in [0, @from). A run never wraps from the last
+ * block to block 0, since those blocks are not adjacent on the device. The
+ * search stops at the first run of at least @max_len blocks, or once run
+ * starts lie more than %ZRAM_EXTENT_WINDOW blocks past the first free block
+ * seen; it never stops before finding a free block if there is one.
+ *
+ * Context: any; does not modify @bitmap.
+ */
+static void zram_extent_scan(const unsigned long *bitmap,
+			     unsigned long nr_blocks, unsigned long from,
+			     unsigned long max_len,
+			     struct zram_extent_best *best)
+{
+	unsigned long deadline = ULONG_MAX;
+	unsigned long lo, hi, pos, start, end, dist;
+	int pass;
+
+	best->start = 0;
+	best->len = 0;
+	for (pass = 0; pass < 2; pass++) {
+		lo = pass ? 0 : from;
+		hi = pass ? from : nr_blocks;
+		for (pos = lo; pos < hi; pos = end) {
+			start = find_next_zero_bit(bitmap, hi, pos);
+			if (start >= hi)
+				break;
+			dist = pass ? nr_blocks - from + start : start - from;
+			if (dist > deadline)
+				return;
+			end = find_next_bit(bitmap, nr_blocks, start);
+			if (end - start > best->len) {
+				best->start = start;
+				best->len = end - start;
+				if (best->len >= max_len)
+					return;
+			}
+			if (deadline == ULONG_MAX)
+				deadline = dist + ZRAM_EXTENT_WINDOW;
+		}
+	}
+}
+
+/**
+ * zram_extent_claim - mark a run of blocks in use
+ * @bitmap: block bitmap
+ * @start: first block of the run
+ * @len: blocks in the run, at least 1
+ *
+ * Claims blocks in ascending order and stops at the first block somebody
+ * else claimed since the scan.
+ *
+ * Context: any.
+ * Return: number of blocks claimed from @start, 0 to @len.
+ */
+static unsigned long zram_extent_claim(unsigned long *bitmap,
+				       unsigned long start, unsigned long len)
+{
+	unsigned long i;
+
+	for (i = 0; i < len; i++) {
+		if (test_and_set_bit(start + i, bitmap))
+			break;
+	}
+	return i;
+}
+
+/**
+ * zram_extent_reserve - reserve a run of contiguous free blocks
+ * @bitmap: block bitmap of @nr_blocks bits, a set bit is a block in use
+ * @nr_blocks: number of 4 KiB blocks on the backing device
+ * @cursor: in/out next-fit cursor (block number); the search starts here,
+ *          and it is left just past the reserved run
+ * @max_len: longest run wanted (blocks), at least 1
+ * @start: out, first block of the reserved run
+ *
+ * Next-fit with a bounded best-fit fallback: takes the first run of
+ * @max_len free blocks met from @cursor onwards (wrapping to block 0),
+ * otherwise the longest shorter run found within the search window, down
+ * to a single block. The caller owns the reserved blocks and gives back
+ * any it does not use with zram_extent_release().
+ *
+ * Context: any; never sleeps. Safe against concurrent releases; callers
+ * should serialise reservations among themselves (see top of file).
+ * Return: number of blocks reserved (1 to @max_len), or -ENOSPC when no
+ * block is free, or -EINVAL when @max_len is 0.
+ */
+int zram_extent_reserve(unsigned long *bitmap, unsigned long nr_blocks,
+			unsigned long *cursor, unsigned int max_len,
+			unsigned long *start)
+{
+	struct zram_extent_best best;
+	unsigned long from, len;
+
+	if (!max_len)
+		return -EINVAL;
+
+	for (;;) {
+		from = *cursor < nr_blocks ? *cursor : 0;
+		zram_extent_scan(bitmap, nr_blocks, from, max_len, &best);
+		if (!best.len)
+			return -ENOSPC;
+		if (best.len > max_len)
+			best.len = max_len;
+		len = zram_extent_claim(bitmap, best.start, best.len);
+		if (len)
+			break;
+	}
+
+	*start = best.start;
+	*cursor = best.start + len;
+	if (*cursor >= nr_blocks)
+		*cursor = 0;
+	return len;
+}
+
+/**
+ * zram_extent_release - give back reserved or used blocks
+ * @bitmap: block bitmap
+ * @start: first block to release
+ * @len: number of blocks to release, may be 0
+ *
+ * Context: any, including hardirq; never sleeps.
+ */
+void zram_extent_release(unsigned long *bitmap, unsigned long start,
+			 unsigned int len)
+{
+	unsigned int i;
+
+	for (i = 0; i < len; i++)
+		clear_bit(start + i, bitmap);
+}

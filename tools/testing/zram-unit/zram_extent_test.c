@@ -1,0 +1,328 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * User-space tests for drivers/block/zram/zram_extent.c: table-driven
+ * fixed cases, then randomized reserve/release sequences checked against
+ * a bool-array reference model.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <linux/errno.h>
+
+#include "zram_extent.h"
+#include <linux/bitmap.h>
+
+static unsigned int passed, failed;
+
+#define CHECK(cond, fmt, ...)						\
+	do {								\
+		if (cond) {						\
+			passed++;					\
+		} else {						\
+			failed++;					\
+			printf("FAIL %s:%d: " fmt "\n", __func__,	\
+			       __LINE__, ##__VA_ARGS__);		\
+		}							\
+	} while (0)
+
+#define MAX_RANGES	4
+#define ALL		(~0UL)
+#define ARRAY_SIZE(a)	(sizeof(a) / sizeof((a)[0]))
+
+struct range {
+	unsigned long start;
+	unsigned long len;	/* ALL: up to the end */
+};
+
+/* Initial bitmap: all free, then @used ranges set, or every other block. */
+struct fixed_case {
+	const char *name;
+	unsigned long nr;
+	struct range used[MAX_RANGES];
+	int alternating;	/* even blocks used */
+	unsigned long cursor;
+	unsigned int max_len;
+	int ret;		/* expected length or -errno */
+	unsigned long start;	/* expected first block (ret > 0) */
+	unsigned long cursor_after;
+};
+
+#define W ZRAM_EXTENT_WINDOW
+
+static const struct fixed_case fixed_cases[] = {
+	/* name, nr, used ranges, alternating,
+	 *	cursor, max_len -> ret, start, cursor after
+	 */
+	{ "empty", 128, { }, 0,
+		0, 32,	32, 0, 32 },
+	{ "empty, max 1", 128, { }, 0,
+		5, 1,	1, 5, 6 },
+	{ "full", 128, { { 0, ALL } }, 0,
+		0, 32,	-ENOSPC, 0, 0 },
+	{ "full, cursor mid", 128, { { 0, ALL } }, 0,
+		77, 32,	-ENOSPC, 0, 77 },
+	{ "one used block", 1, { { 0, 1 } }, 0,
+		0, 32,	-ENOSPC, 0, 0 },
+	{ "max_len 0", 128, { }, 0,
+		0, 0,	-EINVAL, 0, 0 },
+	{ "alternating", 128, { }, 1,
+		0, 32,	1, 1, 2 },
+	{ "alternating, mid", 128, { }, 1,
+		64, 32,	1, 65, 66 },
+	{ "last block free", 100, { { 0, 99 } }, 0,
+		0, 32,	1, 99, 0 },
+	{ "last, cursor", 100, { { 0, 99 } }, 0,
+		99, 32,	1, 99, 0 },
+	{ "cross word", 256, { { 0, 60 }, { 70, ALL } }, 0,
+		0, 32,	10, 60, 70 },
+	{ "cross 2 words", 256, { { 0, 60 }, { 200, ALL } }, 0,
+		0, 64,	64, 60, 124 },
+	{ "clamp to max", 1000, { }, 0,
+		0, 64,	64, 0, 64 },
+	{ "run to end", 130, { { 0, 100 } }, 0,
+		0, 64,	30, 100, 0 },
+	{ "cursor wrap", 128, { { 64, ALL } }, 0,
+		100, 32,	32, 0, 32 },
+	{ "cursor past end", 128, { }, 0,
+		500, 16,	16, 0, 16 },
+	{ "longest short", 128, { { 0, 10 }, { 13, 7 }, { 25, 15 }, { 44, ALL } }, 0,
+		0, 8,	5, 20, 25 },
+	{ "full beats short", 256, { { 0, 10 }, { 13, 87 } }, 0,
+		0, 32,	32, 100, 132 },
+	{ "run spans cursor", 128, { { 0, 50 }, { 80, ALL } }, 0,
+		60, 32,	30, 50, 80 },
+	{ "window bound", 4096, { { 0, 10 }, { 12, W + 100 } }, 0,
+		0, 32,	2, 10, 12 },
+	{ "inside window", 4096, { { 0, 10 }, { 12, W - 100 } }, 0,
+		0, 32,	32, W - 88, W - 56 },
+	{ "block 0 only", 64, { { 1, ALL } }, 0,
+		10, 32,	1, 0, 1 },
+};
+
+static unsigned long *bitmap_new(unsigned long nr)
+{
+	unsigned long *map = calloc(BITS_TO_LONGS(nr) + 1, sizeof(long));
+
+	if (!map) {
+		perror("calloc");
+		exit(2);
+	}
+	return map;
+}
+
+static void fill_case(unsigned long *map, const struct fixed_case *c)
+{
+	unsigned long i, end;
+	int r;
+
+	for (i = 0; c->alternating && i < c->nr; i += 2)
+		set_bit(i, map);
+	for (r = 0; r < MAX_RANGES && (c->used[r].len || c->used[r].start); r++) {
+		end = c->used[r].len == ALL ? c->nr :
+		      c->used[r].start + c->used[r].len;
+		for (i = c->used[r].start; i < end; i++)
+			set_bit(i, map);
+	}
+}
+
+static void run_fixed_case(const struct fixed_case *c)
+{
+	unsigned long *map = bitmap_new(c->nr);
+	unsigned long *before = bitmap_new(c->nr);
+	unsigned long cursor = c->cursor, start = ~0UL, i;
+	int ret;
+
+	fill_case(map, c);
+	memcpy(before, map, BITS_TO_LONGS(c->nr) * sizeof(long));
+	ret = zram_extent_reserve(map, c->nr, &cursor, c->max_len, &start);
+	CHECK(ret == c->ret, "%s: ret %d, want %d", c->name, ret, c->ret);
+	if (ret > 0 && ret == c->ret) {
+		CHECK(start == c->start, "%s: start %lu, want %lu",
+		      c->name, start, c->start);
+		CHECK(cursor == c->cursor_after, "%s: cursor %lu, want %lu",
+		      c->name, cursor, c->cursor_after);
+		for (i = start; i < start + ret; i++)
+			CHECK(test_bit(i, map) && !test_bit(i, before),
+			      "%s: block %lu not claimed", c->name, i);
+		zram_extent_release(map, start, ret);
+	} else if (ret < 0) {
+		CHECK(cursor == c->cursor, "%s: cursor moved on error",
+		      c->name);
+	}
+	CHECK(!memcmp(before, map, BITS_TO_LONGS(c->nr) * sizeof(long)),
+	      "%s: bitmap not restored by release", c->name);
+	free(before);
+	free(map);
+}
+
+/*
+ * Reference model: the allocator's contract restated one block at a time
+ * over a bool array. Runs are visited in next-fit order from the cursor;
+ * the first run of @max_len wins, else the longest run starting within
+ * ZRAM_EXTENT_WINDOW blocks of the first free block seen.
+ */
+struct model {
+	unsigned long nr;
+	bool *used;
+	unsigned long cursor;
+};
+
+static unsigned long model_run_len(const struct model *m, unsigned long p)
+{
+	unsigned long e = p;
+
+	while (e < m->nr && !m->used[e])
+		e++;
+	return e - p;
+}
+
+static int model_reserve(struct model *m, unsigned int max_len,
+			 unsigned long *start)
+{
+	unsigned long from = m->cursor < m->nr ? m->cursor : 0;
+	unsigned long best = 0, best_len = 0, deadline = ~0UL;
+	unsigned long k, p, lo, dist, len;
+
+	if (!max_len)
+		return -EINVAL;
+	for (k = 0; k < m->nr; k++) {
+		p = (from + k) % m->nr;
+		lo = p >= from ? from : 0;
+		if (m->used[p] || (p != lo && !m->used[p - 1]))
+			continue;
+		dist = k;
+		if (dist > deadline)
+			break;
+		len = model_run_len(m, p);
+		if (len > best_len) {
+			best = p;
+			best_len = len;
+			if (best_len >= max_len)
+				break;
+		}
+		if (deadline == ~0UL)
+			deadline = dist + ZRAM_EXTENT_WINDOW;
+	}
+	if (!best_len)
+		return -ENOSPC;
+	if (best_len > max_len)
+		best_len = max_len;
+	for (k = best; k < best + best_len; k++)
+		m->used[k] = true;
+	*start = best;
+	m->cursor = best + best_len < m->nr ? best + best_len : 0;
+	return best_len;
+}
+
+static bool model_matches(const struct model *m, const unsigned long *map)
+{
+	unsigned long i;
+
+	for (i = 0; i < m->nr; i++)
+		if (m->used[i] != test_bit(i, map))
+			return false;
+	return true;
+}
+
+/* Small deterministic PRNG (xorshift64*), so seeds reproduce anywhere. */
+static unsigned long long rng_state;
+
+static unsigned long rnd(unsigned long n)
+{
+	rng_state ^= rng_state >> 12;
+	rng_state ^= rng_state << 25;
+	rng_state ^= rng_state >> 27;
+	return (rng_state * 2685821657736338717ULL >> 11) % n;
+}
+
+static void run_random(unsigned long long seed, unsigned int ops)
+{
+	struct model m;
+	unsigned long *map, cursor = 0, i, start, mstart;
+	unsigned int op, max_len, density;
+	unsigned int bad = 0;
+	int ret, mret;
+
+	rng_state = seed * 0x9e3779b97f4a7c15ULL + 1;
+	m.nr = 1 + rnd(rnd(4) ? 2048 : 40);
+	m.used = calloc(m.nr, sizeof(bool));
+	m.cursor = 0;
+	map = bitmap_new(m.nr);
+	density = rnd(100);
+	for (i = 0; i < m.nr; i++) {
+		if (rnd(100) < density) {
+			m.used[i] = true;
+			set_bit(i, map);
+		}
+	}
+
+	for (op = 0; op < ops && !bad; op++) {
+		if (rnd(100) < 55) {
+			max_len = rnd(10) ? 1 + rnd(64) : rnd(3);
+			ret = zram_extent_reserve(map, m.nr, &cursor, max_len,
+						  &start);
+			mret = model_reserve(&m, max_len, &mstart);
+			if (ret != mret || (ret > 0 && start != mstart) ||
+			    (ret > 0 && cursor != m.cursor))
+				bad++;
+		} else if (rnd(100) < 80) {
+			i = rnd(m.nr);
+			if (m.used[i]) {
+				m.used[i] = false;
+				zram_extent_release(map, i, 1);
+			}
+		} else {
+			start = rnd(m.nr);
+			max_len = 1 + rnd(m.nr - start < 64 ? m.nr - start : 64);
+			for (i = start; i < start + max_len; i++)
+				m.used[i] = false;
+			zram_extent_release(map, start, max_len);
+		}
+		if ((op & 15) == 0 && !model_matches(&m, map))
+			bad++;
+	}
+	if (!model_matches(&m, map))
+		bad++;
+	CHECK(!bad, "seed %llu (nr %lu): diverged from model at op %u",
+	      seed, m.nr, op);
+	free(map);
+	free(m.used);
+}
+
+/* Fill a bitmap completely one extent at a time; nothing free is lost. */
+static void run_fill(unsigned long nr, unsigned int max_len)
+{
+	unsigned long *map = bitmap_new(nr);
+	unsigned long cursor = 0, start, total = 0, i;
+	int ret;
+
+	while ((ret = zram_extent_reserve(map, nr, &cursor, max_len,
+					  &start)) > 0)
+		total += ret;
+	CHECK(ret == -ENOSPC && total == nr,
+	      "fill nr %lu max %u: ret %d total %lu", nr, max_len, ret, total);
+	for (i = 0; i < nr; i++)
+		if (!test_bit(i, map))
+			break;
+	CHECK(i == nr, "fill nr %lu: block %lu left free", nr, i);
+	free(map);
+}
+
+int main(void)
+{
+	unsigned long long seed;
+	size_t i;
+
+	for (i = 0; i < ARRAY_SIZE(fixed_cases); i++)
+		run_fixed_case(&fixed_cases[i]);
+	run_fill(1, 32);
+	run_fill(63, 32);
+	run_fill(64, 64);
+	run_fill(4099, 17);
+	for (seed = 1; seed <= 200; seed++)
+		run_random(seed, 20000);
+
+	printf("%u passed, %u failed\n", passed, failed);
+	return failed ? 1 : 0;
+}
