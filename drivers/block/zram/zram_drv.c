@@ -1,0 +1,1681 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * zram: a block device that keeps its data compressed in RAM.
+ *
+ * The disk is an array of PAGE_SIZE slots (struct zram_table_entry). A
+ * written page is stored as one of: a fill value (same-filled page), a
+ * compressed zsmalloc object, an uncompressed zsmalloc object (huge page),
+ * or - after writeback, see zram_wb.c - a block on a backing device.
+ */
+
+#define pr_fmt(fmt) "zram: " fmt
+
+#include <linux/bio.h>
+#include <linux/blkdev.h>
+#include <linux/cleanup.h>
+#include <linux/debugfs.h>
+#include <linux/highmem.h>
+#include <linux/idr.h>
+#include <linux/kernel.h>
+#include <linux/module.h>
+#include <linux/mutex.h>
+#include <linux/part_stat.h>
+#include <linux/seq_file.h>
+#include <linux/slab.h>
+#include <linux/string.h>
+#include <linux/sysfs.h>
+#include <linux/vmalloc.h>
+
+#include "zram_drv.h"
+
+/* Device ids -> struct zram; both under zram_index_mutex. */
+static DEFINE_IDR(zram_index_idr);
+static DEFINE_MUTEX(zram_index_mutex);
+
+static int zram_major;
+static const char *default_compressor = CONFIG_ZRAM_DEF_COMP;
+
+/* Module parameter: devices created at load time. */
+static unsigned int num_devices = 1;
+
+/*
+ * gfp for zsmalloc objects on the I/O path. Never enters direct reclaim, so
+ * it may be used with a compression stream held and for REQ_NOWAIT bios.
+ */
+#define ZRAM_GFP_OBJ_NOWAIT	(GFP_NOWAIT | __GFP_NOWARN | \
+				 __GFP_HIGHMEM | __GFP_MOVABLE)
+/* Sleeping fallback for blocking bios; no stream may be held. */
+#define ZRAM_GFP_OBJ_BLOCKING	(GFP_NOIO | __GFP_HIGHMEM | __GFP_MOVABLE)
+
+/*
+ * Write-zeroes frees whole slots only (zram_bio_discard()); advertise it
+ * only when every logical block is a whole slot.
+ */
+#if PAGE_SIZE == ZRAM_LOGICAL_BLOCK_SIZE
+#define ZRAM_MAX_WRITE_ZEROES	UINT_MAX
+#else
+#define ZRAM_MAX_WRITE_ZEROES	0
+#endif
+
+/* ------------------------------------------------------------------ */
+/* Slot lock                                                          */
+/* ------------------------------------------------------------------ */
+
+/**
+ * zram_slot_lock() - lock one slot
+ * @zram: device
+ * @index: slot index (PAGE_SIZE units)
+ *
+ * Context: task context; spins, never sleeps. Not for REQ_NOWAIT I/O, which
+ * uses zram_slot_trylock().
+ */
+void zram_slot_lock(struct zram *zram, u32 index)
+	__acquires(&zram->table[index].lock)
+{
+	spin_lock(&zram->table[index].lock);
+}
+
+/**
+ * zram_slot_unlock() - unlock a slot locked by either function above
+ * @zram: device
+ * @index: slot index (PAGE_SIZE units)
+ *
+ * Context: slot lock held.
+ */
+void zram_slot_unlock(struct zram *zram, u32 index)
+	__releases(&zram->table[index].lock)
+{
+	spin_unlock(&zram->table[index].lock);
+}
+
+/*
+ * Lock a slot for a bio: trylock when the bio must not wait.
+ * Returns true with the slot locked, false (only if @nowait) if busy.
+ */
+static inline bool zram_slot_lock_io(struct zram *zram, u32 index, bool nowait)
+{
+	if (nowait)
+		return zram_slot_trylock(zram, index);
+	zram_slot_lock(zram, index);
+	return true;
+}
+
+/* ------------------------------------------------------------------ */
+/* Access time (CONFIG_ZRAM_TRACK_ENTRY_ACTIME)                        */
+/* ------------------------------------------------------------------ */
+
+#ifdef CONFIG_ZRAM_TRACK_ENTRY_ACTIME
+static void zram_slot_set_actime(struct zram *zram, u32 index, ktime_t time)
+{
+	lockdep_assert_held(&zram->table[index].lock);
+	zram->table[index].ac_time = time;
+}
+
+static ktime_t zram_slot_get_actime(struct zram *zram, u32 index)
+{
+	lockdep_assert_held(&zram->table[index].lock);
+	return zram->table[index].ac_time;
+}
+
+static ktime_t zram_now(void)
+{
+	return ktime_get_boottime();
+}
+#else
+static void zram_slot_set_actime(struct zram *zram, u32 index, ktime_t time)
+{
+}
+
+static ktime_t zram_slot_get_actime(struct zram *zram, u32 index)
+{
+	return 0;
+}
+
+static ktime_t zram_now(void)
+{
+	return 0;
+}
+#endif
+
+/* ------------------------------------------------------------------ */
+/* Slot contents                                                      */
+/* ------------------------------------------------------------------ */
+
+/**
+ * zram_slot_accessed() - record an access to a slot
+ * @zram: device
+ * @index: slot index (PAGE_SIZE units)
+ *
+ * Clears ZRAM_IDLE and stamps the access time.
+ *
+ * Context: slot lock held; never sleeps.
+ */
+void zram_slot_accessed(struct zram *zram, u32 index)
+{
+	zram_clear_flag(zram, index, ZRAM_IDLE);
+	zram_slot_set_actime(zram, index, zram_now());
+}
+
+static void zram_slot_free_stored(struct zram *zram, u32 index)
+{
+	unsigned long handle = zram_get_handle(zram, index);
+
+	if (zram_test_flag(zram, index, ZRAM_WB)) {
+		zram_wb_free_block(zram, handle);
+		return;
+	}
+	if (zram_test_flag(zram, index, ZRAM_SAME)) {
+		atomic64_dec(&zram->stats.same_pages);
+		return;
+	}
+	zs_free(zram->mem_pool, handle);
+	atomic64_sub(zram_get_obj_size(zram, index),
+		     &zram->stats.compr_data_size);
+}
+
+/**
+ * zram_slot_free() - release whatever a slot holds
+ * @zram: device
+ * @index: slot index (PAGE_SIZE units)
+ *
+ * Frees the zsmalloc object or the backing device block, fixes the
+ * statistics, and leaves the slot empty: handle 0, no flags (this drops a
+ * pending writeback selection, ZRAM_PP_SLOT), access time 0. An empty slot
+ * is left alone.
+ *
+ * Context: slot lock held; any context; never sleeps.
+ */
+void zram_slot_free(struct zram *zram, u32 index)
+{
+	bool allocated = zram_slot_allocated(zram, index);
+
+	/* A huge slot counts even if writeback ever kept the flag. */
+	if (zram_test_flag(zram, index, ZRAM_HUGE))
+		atomic64_dec(&zram->stats.huge_pages);
+	if (allocated) {
+		zram_slot_free_stored(zram, index);
+		atomic64_dec(&zram->stats.pages_stored);
+	}
+	zram->table[index].flags = 0;
+	zram_set_handle(zram, index, 0);
+	zram_slot_set_actime(zram, index, 0);
+}
+
+static void zram_fill_page(struct page *page, unsigned long value)
+{
+	void *mem = kmap_local_page(page);
+
+	memset_l(mem, value, PAGE_SIZE / sizeof(unsigned long));
+	kunmap_local(mem);
+}
+
+static void zram_read_huge(struct zram *zram, struct page *page,
+			   unsigned long handle)
+{
+	void *src, *dst;
+
+	src = zs_map_object(zram->mem_pool, handle, ZS_MM_RO);
+	dst = kmap_local_page(page);
+	copy_page(dst, src);
+	kunmap_local(dst);
+	zs_unmap_object(zram->mem_pool, handle);
+}
+
+static int zram_read_compressed(struct zram *zram, struct page *page,
+				unsigned long handle, unsigned int size)
+{
+	struct zcomp_strm *zstrm;
+	void *src, *dst;
+	int ret;
+
+	zstrm = zcomp_stream_get(zram->comp);
+	src = zs_map_object(zram->mem_pool, handle, ZS_MM_RO);
+	dst = kmap_local_page(page);
+	ret = zcomp_decompress(zstrm, src, size, dst);
+	kunmap_local(dst);
+	zs_unmap_object(zram->mem_pool, handle);
+	zcomp_stream_put(zram->comp);
+	return ret;
+}
+
+/**
+ * zram_slot_read_from_ram() - uncompress a slot's data into a page
+ * @zram: device
+ * @page: destination, PAGE_SIZE bytes
+ * @index: slot index (PAGE_SIZE units); must not be ZRAM_WB
+ *
+ * An empty slot reads as zeroes.
+ *
+ * Context: slot lock held; never sleeps; nowait-safe.
+ * Return: 0, or -EIO (or the decompressor's errno) on corrupt data.
+ */
+int zram_slot_read_from_ram(struct zram *zram, struct page *page, u32 index)
+{
+	unsigned long handle = zram_get_handle(zram, index);
+	int ret;
+
+	if (WARN_ON_ONCE(zram_test_flag(zram, index, ZRAM_WB)))
+		return -EIO;
+	if (!handle || zram_test_flag(zram, index, ZRAM_SAME)) {
+		zram_fill_page(page, handle);
+		return 0;
+	}
+	if (zram_test_flag(zram, index, ZRAM_HUGE)) {
+		zram_read_huge(zram, page, handle);
+		return 0;
+	}
+	ret = zram_read_compressed(zram, page, handle,
+				   zram_get_obj_size(zram, index));
+	if (ret)
+		pr_err_ratelimited("%s: decompression of slot %u failed: %d\n",
+				   zram->disk->disk_name, index, ret);
+	return ret;
+}
+
+/* ------------------------------------------------------------------ */
+/* Write path: prepare the new contents, then commit under the lock   */
+/* ------------------------------------------------------------------ */
+
+/**
+ * struct zram_obj - new contents for a slot, prepared without its lock
+ * @handle: zsmalloc handle, or the fill value when @same
+ * @size: bytes used in the zsmalloc object; PAGE_SIZE means huge
+ * @same: same-filled page, nothing allocated
+ */
+struct zram_obj {
+	unsigned long handle;
+	unsigned int size;
+	bool same;
+};
+
+static bool zram_page_same_filled(struct page *page, unsigned long *value)
+{
+	unsigned long *mem = kmap_local_page(page);
+	unsigned int last = PAGE_SIZE / sizeof(*mem) - 1;
+	unsigned int pos;
+	bool same = false;
+
+	/* Checking the last word first rejects most pages at once. */
+	if (mem[0] != mem[last])
+		goto out_unmap;
+	for (pos = 1; pos < last; pos++)
+		if (mem[pos] != mem[0])
+			goto out_unmap;
+	*value = mem[0];
+	same = true;
+out_unmap:
+	kunmap_local(mem);
+	return same;
+}
+
+/* Compress @page with the held stream; sizes from huge_class_size up
+ * are turned into PAGE_SIZE (store uncompressed).
+ */
+static int zram_compress(struct zram *zram, struct zcomp_strm *zstrm,
+			 struct page *page, unsigned int *size)
+{
+	void *src = kmap_local_page(page);
+	int ret;
+
+	ret = zcomp_compress(zstrm, src, size);
+	kunmap_local(src);
+	if (ret) {
+		pr_err_ratelimited("%s: compression failed: %d\n",
+				   zram->disk->disk_name, ret);
+		return ret;
+	}
+	if (*size >= zram->huge_class_size)
+		*size = PAGE_SIZE;
+	return 0;
+}
+
+/* Copy the compressed data (or the page itself if huge) into the object. */
+static void zram_obj_fill(struct zram *zram, struct zcomp_strm *zstrm,
+			  struct page *page, const struct zram_obj *obj)
+{
+	void *dst = zs_map_object(zram->mem_pool, obj->handle, ZS_MM_WO);
+	void *src;
+
+	if (obj->size == PAGE_SIZE) {
+		src = kmap_local_page(page);
+		copy_page(dst, src);
+		kunmap_local(src);
+	} else {
+		memcpy(dst, zstrm->buffer, obj->size);
+	}
+	zs_unmap_object(zram->mem_pool, obj->handle);
+}
+
+/*
+ * Sleeping allocation for a blocking bio after the atomic one failed.
+ * The caller has dropped its stream.
+ */
+static unsigned long zram_obj_alloc_blocking(struct zram *zram,
+					     unsigned int size)
+{
+	atomic64_inc(&zram->stats.writestall);
+	return zs_malloc(zram->mem_pool, size, ZRAM_GFP_OBJ_BLOCKING);
+}
+
+/**
+ * zram_obj_compress() - compress a page into a new zsmalloc object
+ * @zram: device
+ * @page: data, PAGE_SIZE bytes; stable while we run (stable writes)
+ * @nowait: the bio has REQ_NOWAIT
+ * @obj: out: handle and size
+ *
+ * With @nowait only the atomic allocation is tried. Otherwise, if it fails,
+ * the stream is dropped, the object allocated with a sleeping gfp, and the
+ * page compressed again (the stream buffer may have been reused meanwhile;
+ * the same input gives the same output, so the size cannot grow).
+ *
+ * Context: task context; sleeps only when !@nowait.
+ * Return: 0, -EAGAIN (@nowait and no memory), -ENOMEM, or -EIO.
+ */
+static int zram_obj_compress(struct zram *zram, struct page *page,
+			     bool nowait, struct zram_obj *obj)
+{
+	unsigned long handle = 0;
+	unsigned int alloc_size = 0;
+	struct zcomp_strm *zstrm;
+	int ret;
+
+	for (;;) {
+		zstrm = zcomp_stream_get(zram->comp);
+		ret = zram_compress(zram, zstrm, page, &obj->size);
+		if (ret)
+			break;
+		if (!handle) {
+			alloc_size = obj->size;
+			handle = zs_malloc(zram->mem_pool, alloc_size,
+					   ZRAM_GFP_OBJ_NOWAIT);
+			if (IS_ERR_VALUE(handle))
+				handle = 0;
+		}
+		if (handle) {
+			if (WARN_ON_ONCE(obj->size > alloc_size)) {
+				ret = -EIO;
+				break;
+			}
+			obj->handle = handle;
+			zram_obj_fill(zram, zstrm, page, obj);
+			break;
+		}
+		zcomp_stream_put(zram->comp);
+		if (nowait)
+			return -EAGAIN;
+		handle = zram_obj_alloc_blocking(zram, alloc_size);
+		if (IS_ERR_VALUE(handle))
+			return -ENOMEM;
+	}
+	zcomp_stream_put(zram->comp);
+	if (ret && handle)
+		zs_free(zram->mem_pool, handle);
+	return ret;
+}
+
+/* Enforce mem_limit after an allocation and track the pool's peak. */
+static int zram_check_mem_limit(struct zram *zram)
+{
+	unsigned long pages = zs_get_total_pages(zram->mem_pool);
+	long max = atomic_long_read(&zram->stats.max_used_pages);
+
+	while (pages > max &&
+	       !atomic_long_try_cmpxchg(&zram->stats.max_used_pages,
+					&max, pages))
+		;
+	/* limit_pages is read without init_lock: a racing store may be
+	 * seen one write late, which is harmless.
+	 */
+	if (zram->limit_pages && pages > READ_ONCE(zram->limit_pages))
+		return -ENOMEM;
+	return 0;
+}
+
+static int zram_obj_prepare(struct zram *zram, struct page *page,
+			    bool nowait, struct zram_obj *obj)
+{
+	int ret;
+
+	if (zram_page_same_filled(page, &obj->handle)) {
+		obj->same = true;
+		return 0;
+	}
+	ret = zram_obj_compress(zram, page, nowait, obj);
+	if (ret)
+		return ret;
+	ret = zram_check_mem_limit(zram);
+	if (ret)
+		zs_free(zram->mem_pool, obj->handle);
+	return ret;
+}
+
+/* Drop a prepared object that was not committed. */
+static void zram_obj_discard(struct zram *zram, const struct zram_obj *obj)
+{
+	if (!obj->same)
+		zs_free(zram->mem_pool, obj->handle);
+}
+
+/* Install @obj into the locked slot, replacing its old contents. */
+static void zram_slot_install(struct zram *zram, u32 index,
+			      const struct zram_obj *obj)
+{
+	zram_slot_free(zram, index);
+	zram_set_handle(zram, index, obj->handle);
+	if (obj->same) {
+		zram_set_flag(zram, index, ZRAM_SAME);
+		atomic64_inc(&zram->stats.same_pages);
+	} else {
+		zram_set_obj_size(zram, index, obj->size);
+		atomic64_add(obj->size, &zram->stats.compr_data_size);
+	}
+	if (!obj->same && obj->size == PAGE_SIZE) {
+		zram_set_flag(zram, index, ZRAM_HUGE);
+		atomic64_inc(&zram->stats.huge_pages);
+		atomic64_inc(&zram->stats.huge_pages_since);
+	}
+	atomic64_inc(&zram->stats.pages_stored);
+	zram_slot_accessed(zram, index);
+}
+
+/**
+ * zram_write_page() - store one full page into a slot
+ * @zram: device
+ * @page: data, PAGE_SIZE bytes
+ * @index: slot index (PAGE_SIZE units)
+ * @nowait: the bio has REQ_NOWAIT
+ *
+ * Everything that can fail is done before the slot lock is taken, so on
+ * failure the slot still holds its old data.
+ *
+ * Context: task context; sleeps only when !@nowait.
+ * Return: 0, -EAGAIN (@nowait would block; nothing changed), -ENOMEM, -EIO.
+ */
+static int zram_write_page(struct zram *zram, struct page *page, u32 index,
+			   bool nowait)
+{
+	struct zram_obj obj = {};
+	int ret;
+
+	ret = zram_obj_prepare(zram, page, nowait, &obj);
+	if (ret)
+		return ret;
+	if (!zram_slot_lock_io(zram, index, nowait)) {
+		zram_obj_discard(zram, &obj);
+		return -EAGAIN;
+	}
+	zram_slot_install(zram, index, &obj);
+	zram_slot_unlock(zram, index);
+	return 0;
+}
+
+/* ------------------------------------------------------------------ */
+/* Read path                                                          */
+/* ------------------------------------------------------------------ */
+
+/**
+ * zram_read_page() - read one slot into a full page
+ * @zram: device
+ * @page: destination, PAGE_SIZE bytes
+ * @index: slot index (PAGE_SIZE units)
+ * @parent: bio to chain a backing device read to; NULL for a synchronous
+ *	backing device read
+ * @nowait: the bio has REQ_NOWAIT
+ *
+ * Context: task context; sleeps only for a synchronous backing device
+ * read, which is refused with @nowait.
+ * Return: 0, -EAGAIN (@nowait would block; nothing changed), or -EIO etc.
+ */
+static int zram_read_page(struct zram *zram, struct page *page, u32 index,
+			  struct bio *parent, bool nowait)
+{
+	unsigned long block = 0;
+	int ret = 0;
+	bool wb;
+
+	if (!zram_slot_lock_io(zram, index, nowait))
+		return -EAGAIN;
+	wb = zram_test_flag(zram, index, ZRAM_WB);
+	if (wb && nowait && !parent) {
+		zram_slot_unlock(zram, index);
+		return -EAGAIN;
+	}
+	if (wb)
+		block = zram_get_handle(zram, index);
+	else
+		ret = zram_slot_read_from_ram(zram, page, index);
+	zram_slot_accessed(zram, index);
+	zram_slot_unlock(zram, index);
+	if (!wb)
+		return ret;
+	/*
+	 * Race tolerated: once unlocked, the slot may be overwritten and
+	 * its block freed and reused by a writeback before our read is
+	 * issued. The block layer does not order a read against a write
+	 * to the same sector issued concurrently either, so the caller
+	 * gets old or new data, as it would from any disk.
+	 */
+	return zram_wb_read(zram, page, block, parent);
+}
+
+static gfp_t zram_io_gfp(bool nowait)
+{
+	return nowait ? GFP_NOWAIT | __GFP_NOWARN : GFP_NOIO;
+}
+
+static bool zram_bvec_partial(const struct bio_vec *bv)
+{
+	return bv->bv_len != PAGE_SIZE;
+}
+
+/* Read part of a slot: the whole slot is read into a bounce page. */
+static int zram_bvec_read_partial(struct zram *zram, struct bio_vec *bv,
+				  u32 index, u32 offset, bool nowait)
+{
+	struct page *page = alloc_page(zram_io_gfp(nowait));
+	int ret;
+
+	if (!page)
+		return nowait ? -EAGAIN : -ENOMEM;
+	ret = zram_read_page(zram, page, index, NULL, nowait);
+	if (!ret)
+		memcpy_to_bvec(bv, page_address(page) + offset);
+	__free_page(page);
+	return ret;
+}
+
+/*
+ * Write part of a slot: read, modify, write. Race tolerated: two partial
+ * writes to different parts of one slot, issued concurrently, may lose one
+ * of them; the block layer does not promise anything for overlapping
+ * concurrent writes within a logical block either, and with 4 KiB logical
+ * blocks on 4 KiB pages a partial bvec only splits one block across two
+ * memory pages of the same bio, which we process in order.
+ */
+static int zram_bvec_write_partial(struct zram *zram, struct bio_vec *bv,
+				   u32 index, u32 offset, bool nowait)
+{
+	struct page *page = alloc_page(zram_io_gfp(nowait));
+	int ret;
+
+	if (!page)
+		return nowait ? -EAGAIN : -ENOMEM;
+	ret = zram_read_page(zram, page, index, NULL, nowait);
+	if (!ret) {
+		memcpy_from_bvec(page_address(page) + offset, bv);
+		ret = zram_write_page(zram, page, index, nowait);
+	}
+	__free_page(page);
+	return ret;
+}
+
+static int zram_bvec_read(struct zram *zram, struct bio_vec *bv, u32 index,
+			  u32 offset, struct bio *bio)
+{
+	bool nowait = bio->bi_opf & REQ_NOWAIT;
+
+	if (zram_bvec_partial(bv))
+		return zram_bvec_read_partial(zram, bv, index, offset, nowait);
+	return zram_read_page(zram, bv->bv_page, index, bio, nowait);
+}
+
+static int zram_bvec_write(struct zram *zram, struct bio_vec *bv, u32 index,
+			   u32 offset, struct bio *bio)
+{
+	bool nowait = bio->bi_opf & REQ_NOWAIT;
+
+	if (zram_bvec_partial(bv))
+		return zram_bvec_write_partial(zram, bv, index, offset, nowait);
+	return zram_write_page(zram, bv->bv_page, index, nowait);
+}
+
+/* ------------------------------------------------------------------ */
+/* Bio handling                                                       */
+/* ------------------------------------------------------------------ */
+
+/*
+ * Nowait contract. zram sets BLK_FEAT_NOWAIT, so a bio may carry REQ_NOWAIT
+ * and must then be ended with BLK_STS_AGAIN (bio_wouldblock_error()) rather
+ * than wait. Functions reachable from zram_submit_bio() with REQ_NOWAIT:
+ *
+ * zram_bio_read() / zram_bio_write() - end the bio; -EAGAIN from below ->
+ *	bio_wouldblock_error(), other errors -> BLK_STS_IOERR. A multi-page
+ *	bio may have completed some pages before the -EAGAIN; reissuing it
+ *	whole rewrites/rereads them with the same data, which is safe.
+ * zram_bio_discard() - zram_slot_lock_io() per slot; -EAGAIN ->
+ *	bio_wouldblock_error(). Freeing is idempotent, so slots already
+ *	freed before the -EAGAIN are harmless on reissue.
+ * zram_read_page() - zram_slot_lock_io(): trylock, -EAGAIN when busy.
+ *	zram_slot_read_from_ram(): per-CPU stream under a local_lock and
+ *	zs_map_object(), neither sleeps. ZRAM_WB slot: full page ->
+ *	zram_wb_read(parent), which allocates with GFP_NOWAIT and returns
+ *	-EAGAIN if it would block; partial -> a synchronous read would
+ *	sleep, so -EAGAIN before anything is touched.
+ * zram_bvec_read_partial() / zram_bvec_write_partial() - bounce page with
+ *	GFP_NOWAIT; failure -> -EAGAIN.
+ * zram_write_page() - zram_obj_prepare(): same-filled check (no
+ *	allocation) or compression on the per-CPU stream and zs_malloc()
+ *	with ZRAM_GFP_OBJ_NOWAIT; on failure -EAGAIN, the sleeping
+ *	zram_obj_alloc_blocking() is bypassed. mem_limit overflow is a real
+ *	-ENOMEM (I/O error), as for blocking bios. Only then is the slot
+ *	trylocked (-EAGAIN, object freed, slot untouched) and swapped.
+ * zram_slot_accessed() - done under the slot lock already held, so the
+ *	idle/access-time bookkeeping never needs a lock of its own.
+ * bio_start_io_acct() / bio_end_io_acct() - per-CPU counters, never sleep.
+ * init_lock is not taken on this path (reset drains I/O first).
+ */
+
+static void zram_bio_finish(struct bio *bio, int ret, atomic64_t *failed)
+{
+	if (!ret) {
+		bio_endio(bio);
+		return;
+	}
+	if (ret == -EAGAIN && (bio->bi_opf & REQ_NOWAIT)) {
+		bio_wouldblock_error(bio);
+		return;
+	}
+	atomic64_inc(failed);
+	bio->bi_status = BLK_STS_IOERR;
+	bio_endio(bio);
+}
+
+/* Current bvec of @iter, clipped to the slot it starts in. */
+static struct bio_vec zram_iter_bvec(struct bio *bio, struct bvec_iter iter,
+				     u32 *index, u32 *offset)
+{
+	struct bio_vec bv = bio_iter_iovec(bio, iter);
+
+	*index = iter.bi_sector >> SECTORS_PER_PAGE_SHIFT;
+	*offset = (iter.bi_sector & (SECTORS_PER_PAGE - 1)) << SECTOR_SHIFT;
+	bv.bv_len = min_t(u32, bv.bv_len, PAGE_SIZE - *offset);
+	return bv;
+}
+
+static void zram_bio_read(struct zram *zram, struct bio *bio)
+{
+	unsigned long start = bio_start_io_acct(bio);
+	struct bvec_iter iter = bio->bi_iter;
+	int ret;
+
+	do {
+		u32 index, offset;
+		struct bio_vec bv = zram_iter_bvec(bio, iter, &index, &offset);
+
+		ret = zram_bvec_read(zram, &bv, index, offset, bio);
+		if (ret)
+			break;
+		flush_dcache_page(bv.bv_page);
+		bio_advance_iter_single(bio, &iter, bv.bv_len);
+	} while (iter.bi_size);
+
+	bio_end_io_acct(bio, start);
+	zram_bio_finish(bio, ret, &zram->stats.failed_reads);
+}
+
+static void zram_bio_write(struct zram *zram, struct bio *bio)
+{
+	unsigned long start = bio_start_io_acct(bio);
+	struct bvec_iter iter = bio->bi_iter;
+	int ret;
+
+	do {
+		u32 index, offset;
+		struct bio_vec bv = zram_iter_bvec(bio, iter, &index, &offset);
+
+		ret = zram_bvec_write(zram, &bv, index, offset, bio);
+		if (ret)
+			break;
+		bio_advance_iter_single(bio, &iter, bv.bv_len);
+	} while (iter.bi_size);
+
+	bio_end_io_acct(bio, start);
+	zram_bio_finish(bio, ret, &zram->stats.failed_writes);
+}
+
+/*
+ * Discard and write-zeroes free the slots the range covers completely. A
+ * slot only partly covered keeps its data: with 4 KiB logical blocks on
+ * 4 KiB pages that cannot happen, and where it can (bigger pages)
+ * write-zeroes is not advertised.
+ */
+static void zram_bio_discard(struct zram *zram, struct bio *bio)
+{
+	bool nowait = bio->bi_opf & REQ_NOWAIT;
+	u32 index = bio->bi_iter.bi_sector >> SECTORS_PER_PAGE_SHIFT;
+	u32 offset = (bio->bi_iter.bi_sector & (SECTORS_PER_PAGE - 1)) <<
+		     SECTOR_SHIFT;
+	u32 n = bio->bi_iter.bi_size;
+
+	if (offset) {
+		if (n <= PAGE_SIZE - offset)
+			goto out_end_bio;
+		n -= PAGE_SIZE - offset;
+		index++;
+	}
+	for (; n >= PAGE_SIZE; n -= PAGE_SIZE, index++) {
+		if (!zram_slot_lock_io(zram, index, nowait)) {
+			bio_wouldblock_error(bio);
+			return;
+		}
+		zram_slot_free(zram, index);
+		zram_slot_unlock(zram, index);
+		atomic64_inc(&zram->stats.notify_free);
+	}
+out_end_bio:
+	bio_endio(bio);
+}
+
+static void zram_submit_bio(struct bio *bio)
+{
+	struct zram *zram = bio->bi_bdev->bd_disk->private_data;
+
+	switch (bio_op(bio)) {
+	case REQ_OP_READ:
+		zram_bio_read(zram, bio);
+		break;
+	case REQ_OP_WRITE:
+		zram_bio_write(zram, bio);
+		break;
+	case REQ_OP_DISCARD:
+	case REQ_OP_WRITE_ZEROES:
+		zram_bio_discard(zram, bio);
+		break;
+	default:
+		WARN_ON_ONCE(1);
+		bio_endio(bio);
+	}
+}
+
+/*
+ * Called by swap with its own spinlock held: must not sleep or spin on a
+ * busy slot. A missed free only delays reclaiming the slot until it is
+ * overwritten; miss_free counts those.
+ */
+static void zram_slot_free_notify(struct block_device *bdev,
+				  unsigned long index)
+{
+	struct zram *zram = bdev->bd_disk->private_data;
+
+	atomic64_inc(&zram->stats.notify_free);
+	if (!zram_slot_trylock(zram, index)) {
+		atomic64_inc(&zram->stats.miss_free);
+		return;
+	}
+	zram_slot_free(zram, index);
+	zram_slot_unlock(zram, index);
+}
+
+static int zram_open(struct gendisk *disk, blk_mode_t mode)
+{
+	struct zram *zram = disk->private_data;
+
+	lockdep_assert_held(&disk->open_mutex);
+	return zram->claim ? -EBUSY : 0;
+}
+
+static const struct block_device_operations zram_devops = {
+	.open = zram_open,
+	.submit_bio = zram_submit_bio,
+	.swap_slot_free_notify = zram_slot_free_notify,
+	.owner = THIS_MODULE,
+};
+
+/* ------------------------------------------------------------------ */
+/* Initialization and reset                                           */
+/* ------------------------------------------------------------------ */
+
+static struct zram_table_entry *zram_table_alloc(unsigned long nr_slots)
+{
+	struct zram_table_entry *table;
+	unsigned long index;
+
+	table = vzalloc(array_size(nr_slots, sizeof(*table)));
+	if (!table)
+		return NULL;
+	for (index = 0; index < nr_slots; index++)
+		spin_lock_init(&table[index].lock);
+	return table;
+}
+
+/* Free every slot so backing blocks and objects go back; init_lock held. */
+static void zram_free_all_slots(struct zram *zram)
+{
+	unsigned long nr_slots = zram->disksize >> PAGE_SHIFT;
+	unsigned long index;
+
+	lockdep_assert_held_write(&zram->init_lock);
+	for (index = 0; index < nr_slots; index++) {
+		zram_slot_lock(zram, index);
+		zram_slot_free(zram, index);
+		zram_slot_unlock(zram, index);
+		cond_resched();
+	}
+}
+
+/**
+ * zram_init_device() - allocate the slots, pool and compressor
+ * @zram: device, not initialized
+ * @disksize: size in bytes, PAGE_SIZE aligned, not 0
+ *
+ * Context: process context, init_lock held for write; may sleep.
+ * Return: 0, -ENOMEM, or the compressor's errno.
+ */
+static int zram_init_device(struct zram *zram, u64 disksize)
+{
+	unsigned long nr_slots = disksize >> PAGE_SHIFT;
+	struct zram_table_entry *table;
+	struct zs_pool *pool;
+	struct zcomp *comp;
+	int ret = -ENOMEM;
+
+	lockdep_assert_held_write(&zram->init_lock);
+	/* Slot indexes are u32; such a table could not be allocated. */
+	if (nr_slots > U32_MAX)
+		return -ENOMEM;
+	table = zram_table_alloc(nr_slots);
+	if (!table)
+		return -ENOMEM;
+	pool = zs_create_pool(zram->disk->disk_name);
+	if (!pool)
+		goto out_free_table;
+	comp = zcomp_create(zram->comp_name);
+	if (IS_ERR(comp)) {
+		pr_err("cannot initialise %s compressor\n", zram->comp_name);
+		ret = PTR_ERR(comp);
+		goto out_destroy_pool;
+	}
+
+	zram->table = table;
+	zram->mem_pool = pool;
+	zram->comp = comp;
+	zram->huge_class_size = zs_huge_class_size(pool);
+	zram->disksize = disksize;
+	set_capacity_and_notify(zram->disk, disksize >> SECTOR_SHIFT);
+	return 0;
+
+out_destroy_pool:
+	zs_destroy_pool(pool);
+out_free_table:
+	vfree(table);
+	return ret;
+}
+
+/**
+ * zram_reset_device() - return a device to the uninitialized state
+ * @zram: device; no I/O in flight (claimed and synced, or being removed)
+ *
+ * Frees all slots, the pool, the table and the compressor, releases the
+ * backing device, restores the default algorithm and zeroes all stats.
+ *
+ * Context: process context; may sleep. Takes init_lock for write.
+ */
+static void zram_reset_device(struct zram *zram)
+{
+	guard(rwsem_write)(&zram->init_lock);
+
+	zram->limit_pages = 0;
+	set_capacity_and_notify(zram->disk, 0);
+	part_stat_set_all(zram->disk->part0, 0);
+
+	if (zram_init_done(zram)) {
+		zram_free_all_slots(zram);
+		zcomp_destroy(zram->comp);
+		zs_destroy_pool(zram->mem_pool);
+		vfree(zram->table);
+	}
+	zram->comp = NULL;
+	zram->mem_pool = NULL;
+	zram->table = NULL;
+	zram->disksize = 0;
+	zram->comp_name = default_compressor;
+	zram_wb_reset(zram);
+	memset(&zram->stats, 0, sizeof(zram->stats));
+}
+
+/* ------------------------------------------------------------------ */
+/* Sysfs: device attributes                                           */
+/* ------------------------------------------------------------------ */
+
+static ssize_t initstate_show(struct device *dev,
+			      struct device_attribute *attr, char *buf)
+{
+	struct zram *zram = dev_to_zram(dev);
+
+	guard(rwsem_read)(&zram->init_lock);
+	return sysfs_emit(buf, "%u\n", zram_init_done(zram));
+}
+
+static ssize_t disksize_show(struct device *dev,
+			     struct device_attribute *attr, char *buf)
+{
+	struct zram *zram = dev_to_zram(dev);
+
+	guard(rwsem_read)(&zram->init_lock);
+	return sysfs_emit(buf, "%llu\n", zram->disksize);
+}
+
+static ssize_t disksize_store(struct device *dev,
+			      struct device_attribute *attr,
+			      const char *buf, size_t len)
+{
+	struct zram *zram = dev_to_zram(dev);
+	u64 disksize;
+	int ret;
+
+	disksize = memparse(buf, NULL);
+	if (!disksize)
+		return -EINVAL;
+
+	guard(rwsem_write)(&zram->init_lock);
+	if (zram_init_done(zram)) {
+		pr_info("cannot change disksize for initialized device\n");
+		return -EBUSY;
+	}
+	ret = zram_init_device(zram, PAGE_ALIGN(disksize));
+	return ret ? ret : len;
+}
+
+/* Returns true when the caller now owns the device exclusively. */
+static bool zram_claim(struct zram *zram)
+{
+	struct gendisk *disk = zram->disk;
+
+	guard(mutex)(&disk->open_mutex);
+	if (disk_openers(disk) || zram->claim)
+		return false;
+	zram->claim = true;
+	return true;
+}
+
+static void zram_unclaim(struct zram *zram)
+{
+	guard(mutex)(&zram->disk->open_mutex);
+	zram->claim = false;
+}
+
+static ssize_t reset_store(struct device *dev, struct device_attribute *attr,
+			   const char *buf, size_t len)
+{
+	struct zram *zram = dev_to_zram(dev);
+	u16 do_reset;
+	int ret;
+
+	ret = kstrtou16(buf, 10, &do_reset);
+	if (ret)
+		return ret;
+	if (!do_reset)
+		return -EINVAL;
+
+	/* Open or being reset/removed by someone else: refuse. */
+	if (!zram_claim(zram))
+		return -EBUSY;
+	/* Nobody can open the disk now; flush what earlier users left. */
+	sync_blockdev(zram->disk->part0);
+	zram_reset_device(zram);
+	zram_unclaim(zram);
+	return len;
+}
+
+static ssize_t mem_limit_store(struct device *dev,
+			       struct device_attribute *attr,
+			       const char *buf, size_t len)
+{
+	struct zram *zram = dev_to_zram(dev);
+	char *end;
+	u64 limit;
+
+	limit = memparse(buf, &end);
+	if (end == buf)
+		return -EINVAL;
+
+	guard(rwsem_write)(&zram->init_lock);
+	WRITE_ONCE(zram->limit_pages, PAGE_ALIGN(limit) >> PAGE_SHIFT);
+	return len;
+}
+
+static ssize_t mem_used_max_store(struct device *dev,
+				  struct device_attribute *attr,
+				  const char *buf, size_t len)
+{
+	struct zram *zram = dev_to_zram(dev);
+	unsigned long val;
+
+	if (kstrtoul(buf, 10, &val) || val != 0)
+		return -EINVAL;
+
+	guard(rwsem_read)(&zram->init_lock);
+	if (zram_init_done(zram))
+		atomic_long_set(&zram->stats.max_used_pages,
+				zs_get_total_pages(zram->mem_pool));
+	return len;
+}
+
+/*
+ * Mark slots idle (cutoff 0: all of them; else those not accessed since
+ * @cutoff). Same-filled slots have nothing to write back, written-back
+ * slots are already out, and slots selected by a running writeback
+ * (ZRAM_PP_SLOT) are left to it, so none of those is marked.
+ */
+static void zram_mark_idle(struct zram *zram, ktime_t cutoff)
+{
+	unsigned long nr_slots = zram->disksize >> PAGE_SHIFT;
+	unsigned long index;
+
+	lockdep_assert_held_read(&zram->init_lock);
+	for (index = 0; index < nr_slots; index++) {
+		zram_slot_lock(zram, index);
+		if (zram_slot_allocated(zram, index) &&
+		    !zram_test_flag(zram, index, ZRAM_WB) &&
+		    !zram_test_flag(zram, index, ZRAM_PP_SLOT) &&
+		    !zram_test_flag(zram, index, ZRAM_SAME)) {
+			ktime_t actime = zram_slot_get_actime(zram, index);
+
+			if (!cutoff || ktime_after(cutoff, actime))
+				zram_set_flag(zram, index, ZRAM_IDLE);
+			else
+				zram_clear_flag(zram, index, ZRAM_IDLE);
+		}
+		zram_slot_unlock(zram, index);
+		cond_resched();
+	}
+}
+
+/* Parse "all" (cutoff 0) or an age in seconds (with access tracking). */
+static int zram_parse_idle(const char *buf, ktime_t *cutoff)
+{
+	u64 age_sec;
+
+	*cutoff = 0;
+	if (sysfs_streq(buf, "all"))
+		return 0;
+	if (!IS_ENABLED(CONFIG_ZRAM_TRACK_ENTRY_ACTIME) ||
+	    kstrtoull(buf, 0, &age_sec))
+		return -EINVAL;
+	*cutoff = ktime_sub(ktime_get_boottime(),
+			    ns_to_ktime(age_sec * NSEC_PER_SEC));
+	return 0;
+}
+
+static ssize_t idle_store(struct device *dev, struct device_attribute *attr,
+			  const char *buf, size_t len)
+{
+	struct zram *zram = dev_to_zram(dev);
+	ktime_t cutoff;
+
+	if (zram_parse_idle(buf, &cutoff))
+		return -EINVAL;
+
+	guard(rwsem_read)(&zram->init_lock);
+	if (!zram_init_done(zram))
+		return -EINVAL;
+	zram_mark_idle(zram, cutoff);
+	return len;
+}
+
+/*
+ * Kept for compatibility: streams are per CPU, so the value is reported
+ * as the number of online CPUs and writes are accepted and ignored.
+ */
+static ssize_t max_comp_streams_show(struct device *dev,
+				     struct device_attribute *attr, char *buf)
+{
+	return sysfs_emit(buf, "%d\n", num_online_cpus());
+}
+
+static ssize_t max_comp_streams_store(struct device *dev,
+				      struct device_attribute *attr,
+				      const char *buf, size_t len)
+{
+	return len;
+}
+
+static ssize_t comp_algorithm_show(struct device *dev,
+				   struct device_attribute *attr, char *buf)
+{
+	struct zram *zram = dev_to_zram(dev);
+
+	guard(rwsem_read)(&zram->init_lock);
+	return zcomp_available_show(zram->comp_name, buf, 0);
+}
+
+static ssize_t comp_algorithm_store(struct device *dev,
+				    struct device_attribute *attr,
+				    const char *buf, size_t len)
+{
+	struct zram *zram = dev_to_zram(dev);
+	const char *name;
+
+	if (strlen(buf) >= CRYPTO_MAX_ALG_NAME)
+		return -E2BIG;
+	name = zcomp_lookup_algorithm(buf);
+	if (!name)
+		return -EINVAL;
+
+	guard(rwsem_write)(&zram->init_lock);
+	if (zram_init_done(zram)) {
+		pr_info("cannot change algorithm for initialized device\n");
+		return -EBUSY;
+	}
+	zram->comp_name = name;
+	return len;
+}
+
+static ssize_t compact_store(struct device *dev, struct device_attribute *attr,
+			     const char *buf, size_t len)
+{
+	struct zram *zram = dev_to_zram(dev);
+
+	guard(rwsem_read)(&zram->init_lock);
+	if (!zram_init_done(zram))
+		return -EINVAL;
+	zs_compact(zram->mem_pool);
+	return len;
+}
+
+static ssize_t io_stat_show(struct device *dev, struct device_attribute *attr,
+			    char *buf)
+{
+	struct zram *zram = dev_to_zram(dev);
+
+	guard(rwsem_read)(&zram->init_lock);
+	/* The third column (invalid_io) is gone; it always reads 0. */
+	return sysfs_emit(buf, "%8llu %8llu 0 %8llu\n",
+			  (u64)atomic64_read(&zram->stats.failed_reads),
+			  (u64)atomic64_read(&zram->stats.failed_writes),
+			  (u64)atomic64_read(&zram->stats.notify_free));
+}
+
+static ssize_t mm_stat_show(struct device *dev, struct device_attribute *attr,
+			    char *buf)
+{
+	struct zram *zram = dev_to_zram(dev);
+	struct zs_pool_stats pool_stats = {};
+	unsigned long mem_used = 0;
+	struct zram_stats *st = &zram->stats;
+
+	guard(rwsem_read)(&zram->init_lock);
+	if (zram_init_done(zram)) {
+		mem_used = zs_get_total_pages(zram->mem_pool);
+		zs_pool_stats(zram->mem_pool, &pool_stats);
+	}
+	return sysfs_emit(buf,
+			  "%8llu %8llu %8llu %8lu %8ld %8llu %8lu %8llu %8llu\n",
+			  (u64)atomic64_read(&st->pages_stored) << PAGE_SHIFT,
+			  (u64)atomic64_read(&st->compr_data_size),
+			  (u64)mem_used << PAGE_SHIFT,
+			  zram->limit_pages << PAGE_SHIFT,
+			  atomic_long_read(&st->max_used_pages) << PAGE_SHIFT,
+			  (u64)atomic64_read(&st->same_pages),
+			  atomic_long_read(&pool_stats.pages_compacted),
+			  (u64)atomic64_read(&st->huge_pages),
+			  (u64)atomic64_read(&st->huge_pages_since));
+}
+
+static ssize_t debug_stat_show(struct device *dev,
+			       struct device_attribute *attr, char *buf)
+{
+	struct zram *zram = dev_to_zram(dev);
+
+	guard(rwsem_read)(&zram->init_lock);
+	return sysfs_emit(buf, "version: %d\n%8llu %8llu\n", 1,
+			  (u64)atomic64_read(&zram->stats.writestall),
+			  (u64)atomic64_read(&zram->stats.miss_free));
+}
+
+static DEVICE_ATTR_RW(disksize);
+static DEVICE_ATTR_RO(initstate);
+static DEVICE_ATTR_WO(reset);
+static DEVICE_ATTR_WO(compact);
+static DEVICE_ATTR_WO(mem_limit);
+static DEVICE_ATTR_WO(mem_used_max);
+static DEVICE_ATTR_WO(idle);
+static DEVICE_ATTR_RW(max_comp_streams);
+static DEVICE_ATTR_RW(comp_algorithm);
+static DEVICE_ATTR_RO(io_stat);
+static DEVICE_ATTR_RO(mm_stat);
+static DEVICE_ATTR_RO(debug_stat);
+
+static struct attribute *zram_disk_attrs[] = {
+	&dev_attr_disksize.attr,
+	&dev_attr_initstate.attr,
+	&dev_attr_reset.attr,
+	&dev_attr_compact.attr,
+	&dev_attr_mem_limit.attr,
+	&dev_attr_mem_used_max.attr,
+	&dev_attr_idle.attr,
+	&dev_attr_max_comp_streams.attr,
+	&dev_attr_comp_algorithm.attr,
+	&dev_attr_io_stat.attr,
+	&dev_attr_mm_stat.attr,
+	&dev_attr_debug_stat.attr,
+	NULL,
+};
+
+static const struct attribute_group zram_disk_attr_group = {
+	.attrs = zram_disk_attrs,
+};
+
+static const struct attribute_group *zram_disk_groups[] = {
+	&zram_disk_attr_group,
+	&zram_wb_attr_group,
+	NULL,
+};
+
+/* ------------------------------------------------------------------ */
+/* Debugfs: block_state (CONFIG_ZRAM_MEMORY_TRACKING)                  */
+/* ------------------------------------------------------------------ */
+
+#ifdef CONFIG_ZRAM_MEMORY_TRACKING
+
+static struct dentry *zram_debugfs_root;
+
+/* First allocated slot at or after *pos, or NULL. */
+static void *zram_block_state_find(struct zram *zram, loff_t *pos)
+{
+	unsigned long nr_slots = zram->disksize >> PAGE_SHIFT;
+	bool allocated;
+
+	for (; *pos < nr_slots; (*pos)++) {
+		zram_slot_lock(zram, *pos);
+		allocated = zram_slot_allocated(zram, *pos);
+		zram_slot_unlock(zram, *pos);
+		if (allocated)
+			return &zram->table[*pos];
+		cond_resched();
+	}
+	return NULL;
+}
+
+/* Holds init_lock for read from start to stop (stop always follows). */
+static void *zram_block_state_start(struct seq_file *m, loff_t *pos)
+{
+	struct zram *zram = m->private;
+
+	down_read(&zram->init_lock);
+	if (!zram_init_done(zram))
+		return ERR_PTR(-EINVAL);
+	return zram_block_state_find(zram, pos);
+}
+
+static void *zram_block_state_next(struct seq_file *m, void *v, loff_t *pos)
+{
+	(*pos)++;
+	return zram_block_state_find(m->private, pos);
+}
+
+static void zram_block_state_stop(struct seq_file *m, void *v)
+{
+	struct zram *zram = m->private;
+
+	up_read(&zram->init_lock);
+}
+
+static char zram_flag_char(struct zram *zram, u32 index,
+			   enum zram_pageflags flag, char c)
+{
+	return zram_test_flag(zram, index, flag) ? c : '.';
+}
+
+/*
+ * One line per stored slot: index, access time, and the flags
+ * s(ame) w(ritten back) h(uge) i(dle) r(ecompressed, never here)
+ * n (incompressible).
+ */
+static int zram_block_state_show(struct seq_file *m, void *v)
+{
+	struct zram *zram = m->private;
+	u32 index = (struct zram_table_entry *)v - zram->table;
+	struct timespec64 ts;
+
+	zram_slot_lock(zram, index);
+	ts = ktime_to_timespec64(zram_slot_get_actime(zram, index));
+	seq_printf(m, "%12u %12lld.%06lu %c%c%c%c%c%c\n", index,
+		   (s64)ts.tv_sec, ts.tv_nsec / NSEC_PER_USEC,
+		   zram_flag_char(zram, index, ZRAM_SAME, 's'),
+		   zram_flag_char(zram, index, ZRAM_WB, 'w'),
+		   zram_flag_char(zram, index, ZRAM_HUGE, 'h'),
+		   zram_flag_char(zram, index, ZRAM_IDLE, 'i'),
+		   '.',
+		   zram_flag_char(zram, index, ZRAM_INCOMPRESSIBLE, 'n'));
+	zram_slot_unlock(zram, index);
+	return 0;
+}
+
+static const struct seq_operations zram_block_state_sops = {
+	.start = zram_block_state_start,
+	.next = zram_block_state_next,
+	.stop = zram_block_state_stop,
+	.show = zram_block_state_show,
+};
+
+static int zram_block_state_open(struct inode *inode, struct file *file)
+{
+	int ret = seq_open(file, &zram_block_state_sops);
+
+	if (!ret)
+		((struct seq_file *)file->private_data)->private =
+			inode->i_private;
+	return ret;
+}
+
+static const struct file_operations zram_block_state_fops = {
+	.owner = THIS_MODULE,
+	.open = zram_block_state_open,
+	.read = seq_read,
+	.llseek = seq_lseek,
+	.release = seq_release,
+};
+
+static void zram_debugfs_create(void)
+{
+	zram_debugfs_root = debugfs_create_dir("zram", NULL);
+}
+
+static void zram_debugfs_destroy(void)
+{
+	debugfs_remove_recursive(zram_debugfs_root);
+}
+
+static void zram_debugfs_register(struct zram *zram)
+{
+	zram->debugfs_dir = debugfs_create_dir(zram->disk->disk_name,
+					       zram_debugfs_root);
+	debugfs_create_file("block_state", 0400, zram->debugfs_dir, zram,
+			    &zram_block_state_fops);
+}
+
+static void zram_debugfs_unregister(struct zram *zram)
+{
+	debugfs_remove_recursive(zram->debugfs_dir);
+}
+
+#else
+
+static void zram_debugfs_create(void)
+{
+}
+
+static void zram_debugfs_destroy(void)
+{
+}
+
+static void zram_debugfs_register(struct zram *zram)
+{
+}
+
+static void zram_debugfs_unregister(struct zram *zram)
+{
+}
+
+#endif
+
+/* ------------------------------------------------------------------ */
+/* Device creation and removal                                        */
+/* ------------------------------------------------------------------ */
+
+static struct gendisk *zram_alloc_disk(struct zram *zram, int device_id)
+{
+	struct queue_limits lim = {
+		.logical_block_size		= ZRAM_LOGICAL_BLOCK_SIZE,
+		/* Keep I/O page aligned and in whole pages. */
+		.physical_block_size		= PAGE_SIZE,
+		.io_min				= PAGE_SIZE,
+		.io_opt				= PAGE_SIZE,
+		.max_hw_discard_sectors		= UINT_MAX,
+		.max_write_zeroes_sectors	= ZRAM_MAX_WRITE_ZEROES,
+		/* Every submit path honours REQ_NOWAIT: see the contract. */
+		.features			= BLK_FEAT_STABLE_WRITES |
+						  BLK_FEAT_SYNCHRONOUS |
+						  BLK_FEAT_NOWAIT,
+	};
+	struct gendisk *disk;
+
+	disk = blk_alloc_disk(&lim, NUMA_NO_NODE);
+	if (IS_ERR(disk))
+		return disk;
+	disk->major = zram_major;
+	disk->first_minor = device_id;
+	disk->minors = 1;
+	disk->flags |= GENHD_FL_NO_PART;
+	disk->fops = &zram_devops;
+	disk->private_data = zram;
+	snprintf(disk->disk_name, sizeof(disk->disk_name), "zram%d",
+		 device_id);
+	/* The size is set through the disksize attribute. */
+	set_capacity(disk, 0);
+	return disk;
+}
+
+/**
+ * zram_add() - create one uninitialized device
+ *
+ * Context: process context, zram_index_mutex held; may sleep.
+ * Return: the new device id (>= 0) or a negative errno.
+ */
+static int zram_add(void)
+{
+	struct zram *zram;
+	int device_id;
+	int ret;
+
+	lockdep_assert_held(&zram_index_mutex);
+	zram = kzalloc(sizeof(*zram), GFP_KERNEL);
+	if (!zram)
+		return -ENOMEM;
+	ret = idr_alloc(&zram_index_idr, zram, 0, 0, GFP_KERNEL);
+	if (ret < 0)
+		goto out_free_zram;
+	device_id = ret;
+
+	init_rwsem(&zram->init_lock);
+	zram->comp_name = default_compressor;
+	zram_wb_init(zram);
+	zram->disk = zram_alloc_disk(zram, device_id);
+	if (IS_ERR(zram->disk)) {
+		ret = PTR_ERR(zram->disk);
+		goto out_remove_idr;
+	}
+	ret = device_add_disk(NULL, zram->disk, zram_disk_groups);
+	if (ret)
+		goto out_put_disk;
+
+	zram_debugfs_register(zram);
+	pr_info("added device %s\n", zram->disk->disk_name);
+	return device_id;
+
+out_put_disk:
+	put_disk(zram->disk);
+out_remove_idr:
+	idr_remove(&zram_index_idr, device_id);
+out_free_zram:
+	kfree(zram);
+	return ret;
+}
+
+/**
+ * zram_remove() - delete a device
+ * @zram: device
+ *
+ * Context: process context, zram_index_mutex held; may sleep.
+ * Return: 0, or -EBUSY when the device is open. The caller drops the idr
+ * entry on success.
+ */
+static int zram_remove(struct zram *zram)
+{
+	struct gendisk *disk = zram->disk;
+	bool reset_running;
+
+	lockdep_assert_held(&zram_index_mutex);
+	scoped_guard(mutex, &disk->open_mutex) {
+		if (disk_openers(disk))
+			return -EBUSY;
+		/* A running reset_store() owns the claim. */
+		reset_running = zram->claim;
+		zram->claim = true;
+	}
+
+	zram_debugfs_unregister(zram);
+	if (!reset_running) {
+		sync_blockdev(disk->part0);
+		zram_reset_device(zram);
+	}
+	pr_info("removed device %s\n", disk->disk_name);
+	/* Waits for sysfs users, so a running reset_store() finishes. */
+	del_gendisk(disk);
+	/*
+	 * A disksize_store() may have run between the reset above and
+	 * del_gendisk(); reset again so nothing it allocated leaks.
+	 */
+	zram_reset_device(zram);
+	put_disk(disk);
+	kfree(zram);
+	return 0;
+}
+
+/* ------------------------------------------------------------------ */
+/* Sysfs: zram-control class                                          */
+/* ------------------------------------------------------------------ */
+
+/*
+ * Reading hot_add creates a device and returns its id, so the attribute is
+ * readable by root only.
+ */
+static ssize_t hot_add_show(const struct class *class,
+			    const struct class_attribute *attr, char *buf)
+{
+	int ret;
+
+	scoped_guard(mutex, &zram_index_mutex)
+		ret = zram_add();
+	if (ret < 0)
+		return ret;
+	return sysfs_emit(buf, "%d\n", ret);
+}
+
+static struct class_attribute class_attr_hot_add =
+	__ATTR(hot_add, 0400, hot_add_show, NULL);
+
+static ssize_t hot_remove_store(const struct class *class,
+				const struct class_attribute *attr,
+				const char *buf, size_t count)
+{
+	struct zram *zram;
+	int dev_id;
+	int ret;
+
+	ret = kstrtoint(buf, 10, &dev_id);
+	if (ret)
+		return ret;
+	if (dev_id < 0)
+		return -EINVAL;
+
+	guard(mutex)(&zram_index_mutex);
+	zram = idr_find(&zram_index_idr, dev_id);
+	if (!zram)
+		return -ENODEV;
+	ret = zram_remove(zram);
+	if (ret)
+		return ret;
+	idr_remove(&zram_index_idr, dev_id);
+	return count;
+}
+static CLASS_ATTR_WO(hot_remove);
+
+static struct attribute *zram_control_class_attrs[] = {
+	&class_attr_hot_add.attr,
+	&class_attr_hot_remove.attr,
+	NULL,
+};
+ATTRIBUTE_GROUPS(zram_control_class);
+
+static struct class zram_control_class = {
+	.name		= "zram-control",
+	.class_groups	= zram_control_class_groups,
+};
+
+/* ------------------------------------------------------------------ */
+/* Module                                                             */
+/* ------------------------------------------------------------------ */
+
+static int zram_remove_cb(int id, void *ptr, void *data)
+{
+	/* Module unload: the module reference keeps devices closed. */
+	WARN_ON_ONCE(zram_remove(ptr));
+	return 0;
+}
+
+static void zram_remove_all(void)
+{
+	guard(mutex)(&zram_index_mutex);
+	idr_for_each(&zram_index_idr, zram_remove_cb, NULL);
+	idr_destroy(&zram_index_idr);
+}
+
+static int zram_add_initial(unsigned int count)
+{
+	int ret;
+
+	guard(mutex)(&zram_index_mutex);
+	while (count--) {
+		ret = zram_add();
+		if (ret < 0)
+			return ret;
+	}
+	return 0;
+}
+
+static int __init zram_init(void)
+{
+	int ret;
+
+	BUILD_BUG_ON(__NR_ZRAM_PAGEFLAGS > BITS_PER_LONG);
+
+	ret = zcomp_cpuhp_setup();
+	if (ret)
+		return ret;
+	zram_debugfs_create();
+	ret = register_blkdev(0, "zram");
+	if (ret <= 0) {
+		pr_err("unable to get a major number\n");
+		ret = -EBUSY;
+		goto out_destroy_debugfs;
+	}
+	zram_major = ret;
+	ret = zram_add_initial(num_devices);
+	if (ret)
+		goto out_remove_devices;
+	ret = class_register(&zram_control_class);
+	if (ret) {
+		pr_err("unable to register the zram-control class\n");
+		goto out_remove_devices;
+	}
+	return 0;
+
+out_remove_devices:
+	zram_remove_all();
+	unregister_blkdev(zram_major, "zram");
+out_destroy_debugfs:
+	zram_debugfs_destroy();
+	zcomp_cpuhp_remove();
+	return ret;
+}
+
+static void __exit zram_exit(void)
+{
+	class_unregister(&zram_control_class);
+	zram_remove_all();
+	unregister_blkdev(zram_major, "zram");
+	zram_debugfs_destroy();
+	zcomp_cpuhp_remove();
+}
+
+module_init(zram_init);
+module_exit(zram_exit);
+
+module_param(num_devices, uint, 0);
+MODULE_PARM_DESC(num_devices, "Number of pre-created zram devices");
+
+MODULE_LICENSE("Dual BSD/GPL");
+MODULE_DESCRIPTION("Compressed RAM Block Device");

@@ -1,0 +1,242 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * zram: compressed RAM block device, definitions shared by the driver core
+ * (zram_drv.c) and the writeback code (zram_wb.c).
+ */
+
+#ifndef _ZRAM_DRV_H_
+#define _ZRAM_DRV_H_
+
+#include <linux/atomic.h>
+#include <linux/blkdev.h>
+#include <linux/device.h>
+#include <linux/ktime.h>
+#include <linux/lockdep.h>
+#include <linux/rwsem.h>
+#include <linux/spinlock.h>
+#include <linux/zsmalloc.h>
+
+#include "zcomp.h"
+
+struct zram;
+
+#include "zram_wb.h"
+
+#define SECTORS_PER_PAGE_SHIFT	(PAGE_SHIFT - SECTOR_SHIFT)
+#define SECTORS_PER_PAGE	BIT(SECTORS_PER_PAGE_SHIFT)
+#define ZRAM_LOGICAL_BLOCK_SHIFT 12
+#define ZRAM_LOGICAL_BLOCK_SIZE	BIT(ZRAM_LOGICAL_BLOCK_SHIFT)
+
+/*
+ * The low ZRAM_FLAG_SHIFT bits of zram_table_entry.flags hold the size in
+ * bytes of the slot's zsmalloc object (at most PAGE_SIZE, so PAGE_SHIFT + 1
+ * bits); the bits from ZRAM_FLAG_SHIFT up are enum zram_pageflags.
+ */
+#define ZRAM_FLAG_SHIFT		(PAGE_SHIFT + 1)
+#define ZRAM_OBJ_SIZE_MASK	((1UL << ZRAM_FLAG_SHIFT) - 1)
+
+/*
+ * Slot state bits (zram_table_entry.flags). All are read and written only
+ * under the slot lock. A stored slot is in exactly one of three storage
+ * states: same-filled (ZRAM_SAME), on the backing device (ZRAM_WB), or a
+ * zsmalloc object (neither; handle != 0). zram_slot_free() clears them all.
+ */
+enum zram_pageflags {
+	/* Core: page is one repeated unsigned long; handle is that value. */
+	ZRAM_SAME = ZRAM_FLAG_SHIFT,
+	/* Writeback: data is on the backing device; handle is the block. */
+	ZRAM_WB,
+	/*
+	 * Writeback: selected by a writeback and not yet committed; set and
+	 * tested only by writeback under the slot lock; cleared by
+	 * zram_slot_free() (so a slot freed or overwritten while selected
+	 * drops out) and by writeback.
+	 */
+	ZRAM_PP_SLOT,
+	/* Core: stored uncompressed in a PAGE_SIZE zsmalloc object. */
+	ZRAM_HUGE,
+	/* Core (idle store) sets, any access clears: not used since marked. */
+	ZRAM_IDLE,
+	/* Writeback/recompression: no algorithm could compress the page. */
+	ZRAM_INCOMPRESSIBLE,
+	__NR_ZRAM_PAGEFLAGS,
+};
+
+/**
+ * struct zram_table_entry - one slot, i.e. one PAGE_SIZE block of the disk
+ * @handle: zsmalloc handle; or the fill value for ZRAM_SAME; or the backing
+ *	device block number for ZRAM_WB; 0 when empty
+ * @flags: object size (low ZRAM_FLAG_SHIFT bits) and enum zram_pageflags
+ * @lock: the slot lock; protects every field of this entry. A spinlock: it
+ *	is held only for short, non-sleeping work (free, copy, decompress).
+ *	It is never taken from hard or soft interrupt context, and no other
+ *	slot lock is taken while it is held.
+ * @ac_time: last access time (boottime); 0 when empty
+ */
+struct zram_table_entry {
+	unsigned long handle;
+	unsigned long flags;
+	spinlock_t lock;	/* the slot lock, see above */
+#ifdef CONFIG_ZRAM_TRACK_ENTRY_ACTIME
+	ktime_t ac_time;
+#endif
+};
+
+/*
+ * Device statistics, in pages (4 KiB units on x86) unless noted. Updated
+ * with atomics, mostly under the slot lock of the slot concerned; readers
+ * take no lock and may see a mix of old and new values.
+ */
+struct zram_stats {
+	atomic64_t compr_data_size;	/* bytes held in zsmalloc objects */
+	atomic64_t failed_reads;	/* read bios ended with an error */
+	atomic64_t failed_writes;	/* write bios ended with an error */
+	atomic64_t notify_free;		/* swap free notifications, discards */
+	atomic64_t same_pages;		/* slots stored as ZRAM_SAME */
+	atomic64_t huge_pages;		/* slots stored as ZRAM_HUGE */
+	atomic64_t huge_pages_since;	/* ZRAM_HUGE stores since init */
+	atomic64_t pages_stored;	/* slots holding data (any state) */
+	atomic_long_t max_used_pages;	/* peak zsmalloc pool size */
+	atomic64_t writestall;		/* writes that took the sleeping path */
+	atomic64_t miss_free;		/* notify_free lost to a busy slot */
+#ifdef CONFIG_ZRAM_WRITEBACK
+	atomic64_t bd_count;		/* blocks in use on the backing device */
+	atomic64_t bd_reads;		/* blocks read from the backing device */
+	atomic64_t bd_writes;		/* blocks written to the backing dev */
+#endif
+};
+
+/**
+ * struct zram - one zram device
+ * @table: slot array, disksize >> PAGE_SHIFT entries; NULL when not
+ *	initialized
+ * @mem_pool: zsmalloc pool for compressed objects
+ * @comp: compressor of the current algorithm; NULL when not initialized
+ * @comp_name: selected algorithm (static string from zcomp)
+ * @disk: the gendisk
+ * @init_lock: write side: changing the configuration, initialization and
+ *	reset; read side: operations that need an initialized device and
+ *	stable configuration (writeback, sysfs stats, idle, compact). The
+ *	I/O path does not take it: reset waits for I/O by claiming the
+ *	device and syncing it first.
+ * @disksize: device size in bytes; 0 means not initialized (under
+ *	init_lock)
+ * @limit_pages: cap on the zsmalloc pool size in pages; 0 means none
+ * @huge_class_size: compressed size in bytes from which a page is stored
+ *	uncompressed (ZRAM_HUGE); set at initialization
+ * @stats: statistics, see struct zram_stats
+ * @claim: set while reset or removal owns the device; opens fail with
+ *	-EBUSY (under disk->open_mutex)
+ * @debugfs_dir: per-device debugfs directory (CONFIG_ZRAM_MEMORY_TRACKING)
+ * @wb: writeback state, owned by zram_wb.c
+ */
+struct zram {
+	struct zram_table_entry *table;
+	struct zs_pool *mem_pool;
+	struct zcomp *comp;
+	const char *comp_name;
+	struct gendisk *disk;
+	struct rw_semaphore init_lock;
+	u64 disksize;
+	unsigned long limit_pages;
+	size_t huge_class_size;
+	struct zram_stats stats;
+	bool claim;
+#ifdef CONFIG_ZRAM_MEMORY_TRACKING
+	struct dentry *debugfs_dir;
+#endif
+	struct zram_wb wb;
+};
+
+static inline bool zram_test_flag(struct zram *zram, u32 index,
+				  enum zram_pageflags flag)
+{
+	lockdep_assert_held(&zram->table[index].lock);
+	return zram->table[index].flags & BIT(flag);
+}
+
+static inline void zram_set_flag(struct zram *zram, u32 index,
+				 enum zram_pageflags flag)
+{
+	lockdep_assert_held(&zram->table[index].lock);
+	zram->table[index].flags |= BIT(flag);
+}
+
+static inline void zram_clear_flag(struct zram *zram, u32 index,
+				   enum zram_pageflags flag)
+{
+	lockdep_assert_held(&zram->table[index].lock);
+	zram->table[index].flags &= ~BIT(flag);
+}
+
+static inline unsigned long zram_get_handle(struct zram *zram, u32 index)
+{
+	lockdep_assert_held(&zram->table[index].lock);
+	return zram->table[index].handle;
+}
+
+static inline void zram_set_handle(struct zram *zram, u32 index,
+				   unsigned long handle)
+{
+	lockdep_assert_held(&zram->table[index].lock);
+	zram->table[index].handle = handle;
+}
+
+/* Size in bytes of the slot's zsmalloc object. */
+static inline size_t zram_get_obj_size(struct zram *zram, u32 index)
+{
+	lockdep_assert_held(&zram->table[index].lock);
+	return zram->table[index].flags & ZRAM_OBJ_SIZE_MASK;
+}
+
+static inline void zram_set_obj_size(struct zram *zram, u32 index,
+				     size_t size)
+{
+	unsigned long flags = zram->table[index].flags;
+
+	lockdep_assert_held(&zram->table[index].lock);
+	zram->table[index].flags = (flags & ~ZRAM_OBJ_SIZE_MASK) | size;
+}
+
+/* True when the slot holds data in any storage state. */
+static inline bool zram_slot_allocated(struct zram *zram, u32 index)
+{
+	lockdep_assert_held(&zram->table[index].lock);
+	return zram->table[index].handle ||
+	       zram_test_flag(zram, index, ZRAM_SAME) ||
+	       zram_test_flag(zram, index, ZRAM_WB);
+}
+
+/* Caller holds init_lock (either side). */
+static inline bool zram_init_done(struct zram *zram)
+{
+	return zram->disksize != 0;
+}
+
+static inline struct zram *dev_to_zram(struct device *dev)
+{
+	return dev_to_disk(dev)->private_data;
+}
+
+void zram_slot_lock(struct zram *zram, u32 index)
+	__acquires(&zram->table[index].lock);
+void zram_slot_unlock(struct zram *zram, u32 index)
+	__releases(&zram->table[index].lock);
+/**
+ * zram_slot_trylock() - try to lock one slot without spinning
+ * @zram: device
+ * @index: slot index (PAGE_SIZE units)
+ *
+ * Context: task context; never waits; nowait-safe.
+ * Return: true when the lock was taken.
+ */
+static inline bool zram_slot_trylock(struct zram *zram, u32 index)
+{
+	return spin_trylock(&zram->table[index].lock);
+}
+
+void zram_slot_free(struct zram *zram, u32 index);
+int zram_slot_read_from_ram(struct zram *zram, struct page *page, u32 index);
+void zram_slot_accessed(struct zram *zram, u32 index);
+
+#endif /* _ZRAM_DRV_H_ */
