@@ -8,10 +8,12 @@
 # Usage: tools/testing/vm/run.sh [options] -- CMD [ARGS...]
 #   CMD is a path as the guest sees it (/repo/...).
 # Options:
-#   --disk FILE      attach FILE as a virtio-blk disk (repeatable; the guest
-#                    sees vda, vdb, ... in this order; serial = file name).
+#   --disk FILE[::SERIAL]
+#                    attach FILE as a virtio-blk disk (repeatable; the guest
+#                    sees vda, vdb, ... in this order). The serial
+#                    (/sys/block/vdX/serial) is SERIAL, default the file name.
 #                    A missing FILE is created sparse with --disk-size.
-#   --ro-disk FILE   same, read-only
+#   --ro-disk FILE[::SERIAL]   same, read-only
 #   --disk-size SIZE size for disks created by --disk (default 1G)
 #   --timeout SECS   kill QEMU and fail after SECS (default 900)
 #   --out DIR        results folder (default .cache/vm/runs/<time>-<pid>);
@@ -115,18 +117,21 @@ qemu=(
 	-virtfs "local,path=$out,mount_tag=out,security_model=none,id=out"
 )
 for i in "${!disks[@]}"; do
-	file=${disks[$i]}
+	file=${disks[$i]%%::*}
+	serial=${file##*/}
+	case ${disks[$i]} in
+	*::*) serial=${disks[$i]#*::} ;;
+	esac
+	serial=${serial:0:20}
 	if [ ! -e "$file" ]; then
 		[ "${disk_ro[$i]}" = off ] || vm_die "$file does not exist"
 		truncate -s "$disk_size" "$file"
 	fi
 	opts=$(drive_opts "$file")
-	serial=${file##*/}
-	serial=${serial:0:20}
 	qemu+=(-drive "file=$file,if=none,id=disk$i,format=raw,$opts,readonly=${disk_ro[$i]}"
 		-device "virtio-blk-pci,drive=disk$i,serial=$serial")
 	letters=abcdefghijklmnopqrstuvwxyz
-	vm_log "disk vd${letters:$i:1}: $file ($opts, readonly=${disk_ro[$i]})"
+	vm_log "disk vd${letters:$i:1}: $file (serial $serial, $opts, readonly=${disk_ro[$i]})"
 done
 
 vm_log "kernel $KVER, results in $out"
