@@ -1,0 +1,43 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# Guest side of `make bench`: runs the writeback and io suites in one boot,
+# stock zram.ko and ours alternately, and leaves raw results in /out for
+# tools/bench/report.py on the host. Started by tools/bench/run.sh.
+# Environment: BENCH_SUITES, BENCH_MB, BENCH_RUNS, BENCH_DEVICES,
+# BENCH_BITMAPS, BENCH_DRIVERS, BENCH_IO_MB, BENCH_IO_SECS,
+# BENCH_IO_ENGINES, BENCH_IO_DRIVERS, BENCH_STOCK_AS_OURS (see run.sh).
+
+# shellcheck source-path=SCRIPTDIR
+set -euo pipefail
+shopt -s inherit_errexit
+
+# shellcheck source=lib.sh
+. "$(dirname "$0")/lib.sh"
+# shellcheck source=writeback.sh
+. "$(dirname "$0")/writeback.sh"
+# shellcheck source=io.sh
+. "$(dirname "$0")/io.sh"
+
+: "${BENCH_SUITES:=writeback io}"
+: "${BENCH_MB:=128}" "${BENCH_RUNS:=3}"
+: "${BENCH_DEVICES:=flash nvme virtio}" "${BENCH_BITMAPS:=fresh fragmented}"
+: "${BENCH_DRIVERS:=stock ours-upstream-like ours}"
+: "${BENCH_IO_MB:=256}" "${BENCH_IO_SECS:=10}"
+: "${BENCH_IO_ENGINES:=io_uring psync}" "${BENCH_IO_DRIVERS:=stock ours}"
+
+{
+	echo "kernel=$(uname -r) cpus=$(nproc) bench_mb=$BENCH_MB runs=$BENCH_RUNS"
+	echo "io_mb=$BENCH_IO_MB io_secs=$BENCH_IO_SECS"
+	echo "stock_as_ours=${BENCH_STOCK_AS_OURS:-0} fio=$(fio --version)"
+} >"$out/params.txt"
+: >"$out/writeback.txt"
+say "suites: $BENCH_SUITES; $(tr '\n' ' ' <"$out/params.txt")"
+for suite in $BENCH_SUITES; do
+	case $suite in
+	writeback) suite_writeback ;;
+	io) suite_io ;;
+	*) die "unknown suite $suite" ;;
+	esac
+done
+say "all suites done"

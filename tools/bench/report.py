@@ -1,0 +1,221 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-2.0
+"""Turn the raw results of tools/bench/guest/bench.sh into a JSON file and
+a table.
+
+Usage: report.py RAW_DIR JSON_OUT TXT_OUT
+
+RAW_DIR holds params.txt, writeback.txt (key=value lines, one per run),
+devbw-DEVICE.json and io/DRIVER-ENGINE-RW-RUN.json (fio JSON output).
+"""
+
+import json
+import os
+import statistics
+import sys
+
+WB_DRIVERS = ["stock", "ours-upstream-like", "ours"]
+IO_DRIVERS = ["stock", "ours"]
+WB_METRICS = ["wall_s", "sys_s", "sys_all_s", "mbps", "pct_dev_bw",
+              "bd_writes", "setup_wb_s"]
+IO_METRICS = ["iops", "ctx", "slat_p99_us", "clat_p99_us", "clat_mean_us",
+              "cpu_sys_pct", "cpu_usr_pct"]
+PAGE = 4096
+MIB = 1 << 20
+
+
+def kv_line(line):
+    """Split 'a=1 b=x' into a dict."""
+    return dict(tok.split("=", 1) for tok in line.split() if "=" in tok)
+
+
+def load_fio(path):
+    """fio JSON, skipping any text fio printed before the JSON object."""
+    with open(path, encoding="utf-8") as f:
+        text = f.read()
+    return json.loads(text[text.index("{"):])
+
+
+def median_record(base, runs):
+    rec = dict(base)
+    rec["runs"] = runs
+    rec["median"] = statistics.median(runs) if runs else None
+    return rec
+
+
+def dev_bandwidth(raw):
+    """MiB/s of the measured fio pass per device name."""
+    bw = {}
+    for name in os.listdir(raw):
+        if name.startswith("devbw-") and name.endswith(".json"):
+            job = load_fio(os.path.join(raw, name))["jobs"][0]
+            bw[name[6:-5]] = job["write"]["bw_bytes"] / MIB
+    return bw
+
+
+def writeback_records(raw, bw):
+    path = os.path.join(raw, "writeback.txt")
+    if not os.path.exists(path):
+        return []
+    runs = {}
+    with open(path, encoding="utf-8") as f:
+        for line in f:
+            r = kv_line(line)
+            if not r:
+                continue
+            wall = float(r["wall_s"])
+            vals = {k: float(r[k]) for k in
+                    ("wall_s", "sys_s", "sys_all_s", "bd_writes",
+                     "setup_wb_s")}
+            vals["mbps"] = vals["bd_writes"] * PAGE / MIB / wall \
+                if wall > 0 else 0.0
+            if r["device"] in bw:
+                vals["pct_dev_bw"] = 100.0 * vals["mbps"] / bw[r["device"]]
+            key = (r["device"], r["bitmap"], r["driver"])
+            for m, v in vals.items():
+                runs.setdefault(key + (m,), []).append(v)
+    recs = []
+    for dev, mbps in sorted(bw.items()):
+        recs.append(median_record({"suite": "writeback", "device": dev,
+                                   "bitmap": None, "driver": None,
+                                   "metric": "dev_write_mbps"}, [mbps]))
+    for (dev, bitmap, drv, m), v in sorted(runs.items()):
+        recs.append(median_record({"suite": "writeback", "device": dev,
+                                   "bitmap": bitmap, "driver": drv,
+                                   "metric": m}, v))
+    return recs
+
+
+def io_values(job, rw):
+    d = job["read" if rw == "randread" else "write"]
+    pct = "99.000000"
+    return {
+        "iops": d["iops"],
+        "ctx": job["ctx"],
+        "slat_p99_us": d["slat_ns"].get("percentile", {}).get(pct, 0) / 1e3,
+        "clat_p99_us": d["clat_ns"].get("percentile", {}).get(pct, 0) / 1e3,
+        "clat_mean_us": d["clat_ns"]["mean"] / 1e3,
+        "cpu_sys_pct": job["sys_cpu"],
+        "cpu_usr_pct": job["usr_cpu"],
+    }
+
+
+def io_records(raw):
+    iodir = os.path.join(raw, "io")
+    if not os.path.isdir(iodir):
+        return []
+    runs = {}
+    for name in sorted(os.listdir(iodir)):
+        if not name.endswith(".json"):
+            continue
+        drv, engine, rw, _run = name[:-5].rsplit("-", 3)
+        job = load_fio(os.path.join(iodir, name))["jobs"][0]
+        for m, v in io_values(job, rw).items():
+            runs.setdefault((engine, rw, drv, m), []).append(v)
+    return [median_record({"suite": "io", "engine": e, "rw": rw,
+                           "driver": drv, "metric": m}, v)
+            for (e, rw, drv, m), v in sorted(runs.items())]
+
+
+def fmt(v):
+    if v is None:
+        return "-"
+    if abs(v) >= 1000:
+        return "%.0f" % v
+    if abs(v) >= 10:
+        return "%.1f" % v
+    return "%.3g" % v
+
+
+def cell(rec):
+    if rec is None or not rec["runs"]:
+        return "-"
+    return "%s [%s-%s]" % (fmt(rec["median"]), fmt(min(rec["runs"])),
+                           fmt(max(rec["runs"])))
+
+
+def ratio(a, b):
+    if a is None or b is None or not b["median"]:
+        return "-"
+    return "%.2fx" % (a["median"] / b["median"])
+
+
+def table(head, rows):
+    widths = [max(len(str(r[i])) for r in [head] + rows)
+              for i in range(len(head))]
+    out = []
+    for r in [head] + rows:
+        out.append("  ".join(str(c).ljust(w) for c, w in zip(r, widths)))
+    return out
+
+
+def writeback_table(recs):
+    idx = {(r["device"], r["bitmap"], r["driver"], r["metric"]): r
+           for r in recs}
+    lines = []
+    cases = sorted({(r["device"], r["bitmap"]) for r in recs
+                    if r["bitmap"]}, key=lambda c: (c[0], c[1] != "fresh"))
+    for dev, bitmap in cases:
+        bw = idx.get((dev, None, None, "dev_write_mbps"))
+        lines.append("")
+        lines.append("writeback: device %s (fio seq write 128k qd8: %s "
+                     "MiB/s), bitmap %s" % (dev, fmt(bw and bw["median"]),
+                                            bitmap))
+        head = ["metric"] + WB_DRIVERS + ["ours/stock", "ours/upstream-like"]
+        rows = []
+        for m in WB_METRICS:
+            r = [idx.get((dev, bitmap, d, m)) for d in WB_DRIVERS]
+            if not any(r):
+                continue
+            rows.append([m] + [cell(x) for x in r] +
+                        [ratio(r[2], r[0]), ratio(r[2], r[1])])
+        lines += table(head, rows)
+    return lines
+
+
+def io_table(recs):
+    idx = {(r["engine"], r["rw"], r["driver"], r["metric"]): r
+           for r in recs}
+    lines = []
+    for engine, rw in sorted({(r["engine"], r["rw"]) for r in recs}):
+        lines.append("")
+        lines.append("io: %s %s 4k, 2 jobs" % (engine, rw))
+        head = ["metric"] + IO_DRIVERS + ["ours/stock"]
+        rows = []
+        for m in IO_METRICS:
+            r = [idx.get((engine, rw, d, m)) for d in IO_DRIVERS]
+            rows.append([m] + [cell(x) for x in r] + [ratio(r[1], r[0])])
+        lines += table(head, rows)
+    return lines
+
+
+def main():
+    if len(sys.argv) != 4:
+        sys.exit(__doc__)
+    raw, json_out, txt_out = sys.argv[1:]
+    params = {}
+    with open(os.path.join(raw, "params.txt"), encoding="utf-8") as f:
+        for line in f:
+            params.update(kv_line(line))
+    wb = writeback_records(raw, dev_bandwidth(raw))
+    io = io_records(raw)
+    for r in wb + io:
+        r["params"] = params
+    with open(json_out, "w", encoding="utf-8") as f:
+        json.dump(wb + io, f, indent=1)
+        f.write("\n")
+    lines = ["zram bench: kernel %s, %s MiB written back per case, %s "
+             "runs, io %s MiB x %s s; median [min-max]; ratios of medians"
+             % (params.get("kernel"), params.get("bench_mb"),
+                params.get("runs"), params.get("io_mb"),
+                params.get("io_secs"))]
+    if params.get("stock_as_ours") == "1":
+        lines.append("DEVELOPMENT RUN: \"ours\" is stock zram.ko "
+                     "(--stock-as-ours)")
+    lines += writeback_table(wb) + io_table(io)
+    with open(txt_out, "w", encoding="utf-8") as f:
+        f.write("\n".join(lines) + "\n")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,102 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# `make bench`: stock zram.ko vs ours in one VM boot (QEMU/TCG), suites
+# "writeback" (idle writeback to null_blk flash/NVMe models and a virtio-blk
+# disk, fresh and fragmented bitmap) and "io" (fio 4 KiB random I/O).
+# Prints a table and, on the last line, the path of the JSON results.
+#
+# Usage: tools/bench/run.sh [--stock-as-ours] [--quick]
+#   --stock-as-ours  development run: load stock zram.ko where ours is
+#                    asked for (needed until drivers/block/zram/zram.ko
+#                    exists; without it a missing module is an error)
+#   --quick          tiny sizes for a smoke test (BENCH_MB=16, 1 run,
+#                    BENCH_IO_SECS=2, BENCH_IO_MB=32) unless set otherwise
+# Environment (defaults in brackets):
+#   BENCH_MB [128]       MiB written back per case (fragmented: 2x written
+#                        first); 128 keeps the whole run near 20 min under
+#                        TCG, 512 takes over an hour
+#   BENCH_RUNS [3]       runs per case
+#   BENCH_SUITES ["writeback io"]
+#   BENCH_DEVICES ["flash nvme virtio"]  BENCH_BITMAPS ["fresh fragmented"]
+#   BENCH_DRIVERS ["stock ours-upstream-like ours"]
+#   BENCH_IO_MB [256]    BENCH_IO_SECS [10]  BENCH_IO_ENGINES ["io_uring psync"]
+#   BENCH_UL_BIO_KNOB    debugfs knob for one page per bio (auto-detected)
+#   BENCH_TIMEOUT [3000] seconds before the VM is killed
+#   ZRAM_KO              our module as the host sees it
+
+set -euo pipefail
+
+repo=$(cd "$(dirname "$0")/../.." && pwd)
+stock_as_ours=0
+
+usage() { sed -n '/^# Usage:/,/^$/s/^# \{0,1\}//p' "$0" >&2; exit 2; }
+die() { echo "[bench] error: $*" >&2; exit 1; }
+
+while [ $# -gt 0 ]; do
+	case $1 in
+	--stock-as-ours) stock_as_ours=1; shift ;;
+	--quick)
+		: "${BENCH_MB:=16}" "${BENCH_RUNS:=1}" "${BENCH_IO_SECS:=2}"
+		: "${BENCH_IO_MB:=32}"
+		shift
+		;;
+	-h | --help) usage ;;
+	*) usage ;;
+	esac
+done
+
+: "${BENCH_MB:=128}" "${BENCH_RUNS:=3}" "${BENCH_SUITES:=writeback io}"
+: "${BENCH_DEVICES:=flash nvme virtio}" "${BENCH_BITMAPS:=fresh fragmented}"
+: "${BENCH_DRIVERS:=stock ours-upstream-like ours}"
+: "${BENCH_IO_MB:=256}" "${BENCH_IO_SECS:=10}"
+: "${BENCH_IO_ENGINES:=io_uring psync}" "${BENCH_TIMEOUT:=3000}"
+ko=${ZRAM_KO:-$repo/drivers/block/zram/zram.ko}
+
+if [ "$stock_as_ours" = 0 ] && [ ! -e "$ko" ]; then
+	die "our module $ko is not built (make module); for a stock-vs-stock development run pass --stock-as-ours"
+fi
+case $ko in
+"$repo"/*) ;;
+*) die "ZRAM_KO must be inside the repo (the guest sees it as /repo): $ko" ;;
+esac
+
+ts=$(date +%Y%m%d-%H%M%S)
+outdir=$repo/build/bench
+raw=$outdir/$ts-raw
+json=$outdir/bench-$ts.json
+txt=$outdir/bench-$ts.txt
+mkdir -p "$raw"
+
+vm_args=(--out "$raw" --timeout "$BENCH_TIMEOUT")
+disk=
+if [[ " $BENCH_SUITES " == *" writeback "* ]] &&
+	[[ " $BENCH_DEVICES " == *" virtio "* ]]; then
+	# sparse host file, deleted afterwards; as large as the null_blk disks
+	disk=$raw/virtio-backing.img
+	vm_args+=(--disk "$disk" --disk-size "$((2 * BENCH_MB + 32))M")
+fi
+cleanup() { [ -z "$disk" ] || rm -f "$disk"; }
+trap cleanup EXIT
+
+envs=()
+for v in BENCH_MB BENCH_RUNS BENCH_SUITES BENCH_DEVICES BENCH_BITMAPS \
+	BENCH_DRIVERS BENCH_IO_MB BENCH_IO_SECS BENCH_IO_ENGINES; do
+	envs+=(--env "$v=${!v}")
+done
+envs+=(--env "BENCH_STOCK_AS_OURS=$stock_as_ours"
+	--env "ZRAM_KO=/repo/${ko#"$repo"/}")
+[ -z "${BENCH_UL_BIO_KNOB:-}" ] ||
+	envs+=(--env "BENCH_UL_BIO_KNOB=$BENCH_UL_BIO_KNOB")
+
+echo "[bench] BENCH_MB=$BENCH_MB BENCH_RUNS=$BENCH_RUNS suites '$BENCH_SUITES'" \
+	"devices '$BENCH_DEVICES' io ${BENCH_IO_MB} MiB x ${BENCH_IO_SECS}s" \
+	"stock-as-ours=$stock_as_ours; raw results in $raw"
+start=$SECONDS
+"$repo/tools/testing/vm/run.sh" "${vm_args[@]}" "${envs[@]}" \
+	-- /repo/tools/bench/guest/bench.sh ||
+	die "the benchmark VM failed (console: $raw/console.log)"
+python3 "$repo/tools/bench/report.py" "$raw" "$json" "$txt"
+cat "$txt"
+echo "[bench] took $((SECONDS - start)) s; table: $txt"
+echo "$json"
