@@ -1,0 +1,1345 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * zram writeback: moves slots from RAM to a backing block device.
+ *
+ * A writeback runs in three stages, each with its own contract:
+ *
+ *  1. Slot selection (zram_wb_select()) walks a range of slots in
+ *     ascending order and marks the eligible ones ZRAM_PP_SLOT, at most
+ *     %ZRAM_WB_SELECT_CHUNK at a time.
+ *  2. Block allocation (zram_extent.c) reserves runs of contiguous free
+ *     blocks on the backing device, next-fit from a cursor.
+ *  3. Submission and completion (zram_wb_write_one(), zram_wb_commit())
+ *     copy the selected slots into pages, write each run with one bio, keep
+ *     up to writeback_batch_size bios in flight, and commit each slot to
+ *     its block when its bio has completed.
+ *
+ * Slot states during a writeback (all under the slot lock):
+ *
+ *   stored --select--> stored + ZRAM_PP_SLOT --commit--> ZRAM_WB (block)
+ *                          |
+ *                          +-- freed/overwritten (zram_slot_free() clears
+ *                          |   ZRAM_PP_SLOT), accessed in idle mode
+ *                          |   (ZRAM_IDLE cleared), I/O error, limit,
+ *                          |   ENOSPC --> stored, ZRAM_PP_SLOT cleared
+ *
+ * ZRAM_PP_SLOT is set only here, by the one writeback that holds
+ * zram_wb.lock, so a slot that lost it cannot regain it behind our back:
+ * finding it still set at commit proves the data we wrote is the slot's.
+ */
+
+#define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
+
+#include <linux/bio.h>
+#include <linux/blkdev.h>
+#include <linux/cleanup.h>
+#include <linux/debugfs.h>
+#include <linux/fs.h>
+#include <linux/gfp.h>
+#include <linux/list.h>
+#include <linux/mm.h>
+#include <linux/sizes.h>
+#include <linux/slab.h>
+#include <linux/string.h>
+#include <linux/wait.h>
+#include <linux/workqueue.h>
+
+#include "zram_drv.h"
+#include "zram_extent.h"
+
+/* Writeback mode: which stored slots qualify. 0 qualifies any of them. */
+#define ZRAM_WB_IDLE		BIT(0)	/* ZRAM_IDLE set */
+#define ZRAM_WB_HUGE		BIT(1)	/* ZRAM_HUGE set */
+#define ZRAM_WB_INCOMPRESSIBLE	BIT(2)	/* ZRAM_INCOMPRESSIBLE set */
+
+/* Most pages (and backing device blocks) one writeback bio carries. */
+#define ZRAM_WB_MAX_BIO_PAGES	32
+#define ZRAM_WB_DEF_BATCH_SIZE	32
+/* Most slots selected, and most slots walked, before writing them. */
+#define ZRAM_WB_SELECT_CHUNK	1024
+#define ZRAM_WB_SCAN_CHUNK	(16 * ZRAM_WB_SELECT_CHUNK)
+/* writeback_limit and bd_stat count in 4 KiB units. */
+#define ZRAM_WB_UNITS_PER_PAGE	(PAGE_SIZE / SZ_4K)
+
+/**
+ * struct zram_wb_op - one parsed writeback parameter
+ * @mode: ZRAM_WB_* bits the slots must match
+ * @lo: first slot index
+ * @hi: slot index after the last one
+ */
+struct zram_wb_op {
+	unsigned int mode;
+	unsigned long lo;
+	unsigned long hi;
+};
+
+struct zram_wb_ctl;
+
+/**
+ * struct zram_wb_req - one writeback bio and the slots it carries
+ * @node: on zram_wb_ctl.free while idle, on zram_wb_ctl.done once its bio
+ *	completed; on no list while the bio is in flight
+ * @ctl: the writeback this request belongs to; outlives the request
+ * @mode: ZRAM_WB_* mode the slots were selected with
+ * @block: first backing device block written
+ * @nr_pages: pages in the bio; slot @slots[i] goes to block @block + i
+ * @nr_debited: pages debited from writeback_limit for this bio
+ * @limit_gen: zram_wb.limit_gen when they were debited
+ * @status: bio completion status, written by zram_wb_end_io()
+ * @slots: slot index of each page
+ * @pages: data pages, allocated on first use and kept for reuse
+ * @bvecs: bio_vec table of @bio
+ * @bio: the write bio, reused by bio_reset()
+ */
+struct zram_wb_req {
+	struct list_head node;
+	struct zram_wb_ctl *ctl;
+	unsigned int mode;
+	unsigned long block;
+	unsigned int nr_pages;
+	unsigned int nr_debited;
+	u64 limit_gen;
+	blk_status_t status;
+	u32 slots[ZRAM_WB_MAX_BIO_PAGES];
+	struct page *pages[ZRAM_WB_MAX_BIO_PAGES];
+	struct bio_vec bvecs[ZRAM_WB_MAX_BIO_PAGES];
+	struct bio bio;
+};
+
+/**
+ * struct zram_wb_ctl - state of one writeback call
+ * @zram: the device
+ * @batch_size: most requests (bios) in flight at a time
+ * @max_bio_pages: most pages per bio
+ * @slots: slot indexes selected and not yet taken by a request
+ * @nr_selected: valid entries in @slots
+ * @next: next entry of @slots to take
+ * @nr_reqs: requests allocated, at most @batch_size
+ * @free: idle requests (writeback thread only)
+ * @lock: protects @done and @inflight; taken by zram_wb_end_io(), which may
+ *	run in hard interrupt context, so irq-safe
+ * @done: completed requests waiting to be committed
+ * @inflight: requests submitted and not yet completed
+ * @wait: woken by every completion
+ * @stop_err: 0, or why the writeback stopped early (-EIO: writeback_limit
+ *	exhausted, -ENOSPC, -ENOMEM)
+ * @io_error: some bio failed; those slots stayed in RAM
+ *
+ * Lifetime: freed only after @inflight dropped to 0 under @lock, which is
+ * after the last completion released @lock; completions touch nothing
+ * else, so none touches freed memory.
+ */
+struct zram_wb_ctl {
+	struct zram *zram;
+	unsigned int batch_size;
+	unsigned int max_bio_pages;
+	u32 *slots;
+	unsigned int nr_selected;
+	unsigned int next;
+	unsigned int nr_reqs;
+	struct list_head free;
+	spinlock_t lock;	/* irq-safe: guards @done and @inflight */
+	struct list_head done;
+	unsigned int inflight;
+	wait_queue_head_t wait;
+	int stop_err;
+	bool io_error;
+};
+
+static sector_t zram_wb_block_sector(unsigned long block)
+{
+	return (sector_t)block << (PAGE_SHIFT - SECTOR_SHIFT);
+}
+
+/* ------------------------------------------------------------------ */
+/* writeback_limit                                                     */
+/* ------------------------------------------------------------------ */
+
+/**
+ * zram_wb_limit_take - debit writeback_limit before writing pages
+ * @wb: writeback state
+ * @nr_pages: pages about to be written
+ * @nr_debited: out, pages debited (0 when the limit is not enabled)
+ * @gen: out, budget generation to give pages back to
+ *
+ * Context: process context; takes limit_lock.
+ * Return: pages that may be written, 0 to @nr_pages.
+ */
+static unsigned int zram_wb_limit_take(struct zram_wb *wb,
+				       unsigned int nr_pages,
+				       unsigned int *nr_debited, u64 *gen)
+{
+	u64 avail;
+
+	*nr_debited = 0;
+	spin_lock(&wb->limit_lock);
+	*gen = wb->limit_gen;
+	if (wb->limit_enable) {
+		avail = div_u64(wb->limit, ZRAM_WB_UNITS_PER_PAGE);
+		if (avail < nr_pages)
+			nr_pages = avail;
+		wb->limit -= (u64)nr_pages * ZRAM_WB_UNITS_PER_PAGE;
+		*nr_debited = nr_pages;
+	}
+	spin_unlock(&wb->limit_lock);
+	return nr_pages;
+}
+
+/**
+ * zram_wb_limit_give - credit back pages debited but not written
+ * @wb: writeback state
+ * @nr_pages: pages to credit, at most what zram_wb_limit_take() debited
+ * @gen: generation zram_wb_limit_take() returned
+ *
+ * A budget written since the debit (new generation) is left alone: the
+ * admin's new value is what counts from then on.
+ *
+ * Context: process context; takes limit_lock.
+ */
+static void zram_wb_limit_give(struct zram_wb *wb, unsigned int nr_pages,
+			       u64 gen)
+{
+	if (!nr_pages)
+		return;
+	spin_lock(&wb->limit_lock);
+	if (wb->limit_gen == gen)
+		wb->limit += (u64)nr_pages * ZRAM_WB_UNITS_PER_PAGE;
+	spin_unlock(&wb->limit_lock);
+}
+
+/* ------------------------------------------------------------------ */
+/* Stage 1: slot selection                                             */
+/* ------------------------------------------------------------------ */
+
+/* Slot lock held: the slot is stored in RAM, not selected, and matches. */
+static bool zram_wb_slot_eligible(struct zram *zram, u32 index,
+				  unsigned int mode)
+{
+	if (!zram_slot_allocated(zram, index) ||
+	    zram_test_flag(zram, index, ZRAM_WB) ||
+	    zram_test_flag(zram, index, ZRAM_SAME) ||
+	    zram_test_flag(zram, index, ZRAM_PP_SLOT))
+		return false;
+	if ((mode & ZRAM_WB_IDLE) && !zram_test_flag(zram, index, ZRAM_IDLE))
+		return false;
+	if ((mode & ZRAM_WB_HUGE) && !zram_test_flag(zram, index, ZRAM_HUGE))
+		return false;
+	if ((mode & ZRAM_WB_INCOMPRESSIBLE) &&
+	    !zram_test_flag(zram, index, ZRAM_INCOMPRESSIBLE))
+		return false;
+	return true;
+}
+
+/*
+ * Slot lock held: the slot still belongs to this writeback. Idle mode also
+ * wants it still idle: a slot read since selection is hot again.
+ */
+static bool zram_wb_slot_selected(struct zram *zram, u32 index,
+				  unsigned int mode)
+{
+	if (!zram_test_flag(zram, index, ZRAM_PP_SLOT))
+		return false;
+	return !(mode & ZRAM_WB_IDLE) || zram_test_flag(zram, index, ZRAM_IDLE);
+}
+
+/* Drops the selection of one slot; it stays stored in RAM. */
+static void zram_wb_unselect(struct zram *zram, u32 index)
+{
+	zram_slot_lock(zram, index);
+	zram_clear_flag(zram, index, ZRAM_PP_SLOT);
+	zram_slot_unlock(zram, index);
+}
+
+/**
+ * zram_wb_select - stage 1: select the next chunk of slots
+ * @ctl: writeback; its selection must be empty
+ * @mode: ZRAM_WB_* bits the slots must match
+ * @index: first slot index to look at
+ * @end: slot index after the last one to look at
+ *
+ * Marks eligible slots ZRAM_PP_SLOT and lists them in @ctl->slots, in
+ * ascending slot index. Stops after %ZRAM_WB_SELECT_CHUNK slots selected or
+ * %ZRAM_WB_SCAN_CHUNK slots looked at, so memory and the time between two
+ * reschedule points stay bounded.
+ *
+ * Order: ascending slot index, kept through submission, puts neighbouring
+ * slots on neighbouring blocks, often in one bio. Neighbouring slots tend
+ * to be read together (swap readahead, sequential file reads), so reading
+ * them back from the backing device is sequential too. Selecting by age or
+ * size instead would need a sort and would scatter them.
+ *
+ * Context: process context, zram_wb.lock held; takes slot locks.
+ * Return: the slot index to continue from.
+ */
+static unsigned long zram_wb_select(struct zram_wb_ctl *ctl,
+				    unsigned int mode, unsigned long index,
+				    unsigned long end)
+{
+	struct zram *zram = ctl->zram;
+
+	lockdep_assert_held(&zram->wb.lock);
+	ctl->nr_selected = 0;
+	ctl->next = 0;
+	end = min(end, index + ZRAM_WB_SCAN_CHUNK);
+	for (; index < end && ctl->nr_selected < ZRAM_WB_SELECT_CHUNK;
+	     index++) {
+		zram_slot_lock(zram, index);
+		if (zram_wb_slot_eligible(zram, index, mode)) {
+			zram_set_flag(zram, index, ZRAM_PP_SLOT);
+			ctl->slots[ctl->nr_selected++] = index;
+		}
+		zram_slot_unlock(zram, index);
+	}
+	return index;
+}
+
+/* Drops the selection of the slots no request took. */
+static void zram_wb_unselect_rest(struct zram_wb_ctl *ctl)
+{
+	for (; ctl->next < ctl->nr_selected; ctl->next++)
+		zram_wb_unselect(ctl->zram, ctl->slots[ctl->next]);
+}
+
+/* ------------------------------------------------------------------ */
+/* Stage 3: submission and completion                                  */
+/* ------------------------------------------------------------------ */
+
+/**
+ * zram_wb_end_io - completion of a writeback bio
+ * @bio: the request's bio
+ *
+ * Only queues the request for the writeback thread, which commits it:
+ * committing takes slot locks and frees zsmalloc objects, which must not
+ * happen in interrupt context.
+ *
+ * Context: any, including hard interrupt.
+ */
+static void zram_wb_end_io(struct bio *bio)
+{
+	struct zram_wb_req *req = container_of(bio, struct zram_wb_req, bio);
+	struct zram_wb_ctl *ctl = req->ctl;
+	unsigned long flags;
+
+	req->status = bio->bi_status;
+	/*
+	 * Everything, the wake-up included, under ctl->lock: the writeback
+	 * thread frees ctl once it sees inflight 0 under that lock, so after
+	 * the unlock below nothing here may touch ctl or req.
+	 */
+	spin_lock_irqsave(&ctl->lock, flags);
+	list_add_tail(&req->node, &ctl->done);
+	ctl->inflight--;
+	wake_up(&ctl->wait);
+	spin_unlock_irqrestore(&ctl->lock, flags);
+}
+
+/**
+ * zram_wb_commit_slot - move one written slot to its backing block
+ * @zram: device
+ * @index: slot index
+ * @block: backing device block holding the slot's data
+ * @mode: ZRAM_WB_* mode the slot was selected with
+ *
+ * Context: process context; takes the slot lock.
+ * Return: true if the slot now owns @block; false if the slot changed
+ * since it was copied, and the caller must release @block.
+ */
+static bool zram_wb_commit_slot(struct zram *zram, u32 index,
+				unsigned long block, unsigned int mode)
+{
+	bool committed = false;
+
+	zram_slot_lock(zram, index);
+	if (zram_wb_slot_selected(zram, index, mode)) {
+		/* Clears ZRAM_PP_SLOT and the stats of the RAM copy. */
+		zram_slot_free(zram, index);
+		zram_set_flag(zram, index, ZRAM_WB);
+		zram_set_handle(zram, index, block);
+		atomic64_inc(&zram->stats.pages_stored);
+		atomic64_inc(&zram->stats.bd_count);
+		committed = true;
+	} else {
+		zram_clear_flag(zram, index, ZRAM_PP_SLOT);
+	}
+	zram_slot_unlock(zram, index);
+	return committed;
+}
+
+/* A failed bio: its slots stay in RAM, its blocks and budget go back. */
+static void zram_wb_fail_req(struct zram_wb_ctl *ctl, struct zram_wb_req *req)
+{
+	struct zram_wb *wb = &ctl->zram->wb;
+	unsigned int i;
+
+	for (i = 0; i < req->nr_pages; i++)
+		zram_wb_unselect(ctl->zram, req->slots[i]);
+	zram_extent_release(wb->bitmap, req->block, req->nr_pages);
+	zram_wb_limit_give(wb, req->nr_debited, req->limit_gen);
+	ctl->io_error = true;
+}
+
+/**
+ * zram_wb_commit - commit a completed request
+ * @ctl: writeback
+ * @req: request whose bio completed
+ *
+ * On success every slot still selected moves to its block; the blocks of
+ * slots that changed meanwhile are released. Their budget is not given
+ * back: the device was written. bd_writes counts every block written.
+ *
+ * Context: process context, zram_wb.lock held; takes slot locks.
+ */
+static void zram_wb_commit(struct zram_wb_ctl *ctl, struct zram_wb_req *req)
+{
+	struct zram *zram = ctl->zram;
+	unsigned long block;
+	unsigned int i;
+
+	lockdep_assert_held(&zram->wb.lock);
+	if (req->status) {
+		zram_wb_fail_req(ctl, req);
+		return;
+	}
+	atomic64_add(req->nr_pages, &zram->stats.bd_writes);
+	for (i = 0; i < req->nr_pages; i++) {
+		block = req->block + i;
+		if (!zram_wb_commit_slot(zram, req->slots[i], block, req->mode))
+			zram_extent_release(zram->wb.bitmap, block, 1);
+	}
+}
+
+/**
+ * zram_wb_reap - commit completed requests, waiting for completions
+ * @ctl: writeback
+ * @all: wait until no request is in flight; otherwise wait until at least
+ *	one request completed or none is in flight
+ *
+ * Completed requests return to @ctl->free. Sleeping here flushes the
+ * caller's block plug, so plugged bios cannot be waited for forever.
+ *
+ * Context: process context, zram_wb.lock held; sleeps.
+ */
+static void zram_wb_reap(struct zram_wb_ctl *ctl, bool all)
+{
+	struct zram_wb_req *req, *tmp;
+	LIST_HEAD(done);
+
+	spin_lock_irq(&ctl->lock);
+	if (all)
+		wait_event_lock_irq(ctl->wait, !ctl->inflight, ctl->lock);
+	else
+		wait_event_lock_irq(ctl->wait,
+				    !ctl->inflight || !list_empty(&ctl->done),
+				    ctl->lock);
+	list_splice_init(&ctl->done, &done);
+	spin_unlock_irq(&ctl->lock);
+
+	list_for_each_entry_safe(req, tmp, &done, node) {
+		zram_wb_commit(ctl, req);
+		list_move_tail(&req->node, &ctl->free);
+	}
+}
+
+static void zram_wb_req_free(struct zram_wb_req *req)
+{
+	unsigned int i;
+
+	bio_uninit(&req->bio);
+	for (i = 0; i < ZRAM_WB_MAX_BIO_PAGES; i++) {
+		if (req->pages[i])
+			__free_page(req->pages[i]);
+	}
+	kfree(req);
+}
+
+/**
+ * zram_wb_get_req - get an idle request
+ * @ctl: writeback
+ *
+ * Allocates a new request while fewer than @ctl->batch_size exist,
+ * otherwise waits for one to complete and commits it.
+ *
+ * Context: process context, zram_wb.lock held; sleeps.
+ * Return: a request off every list, or NULL when none could be allocated.
+ */
+static struct zram_wb_req *zram_wb_get_req(struct zram_wb_ctl *ctl)
+{
+	struct zram_wb_req *req;
+
+	if (list_empty(&ctl->free) && ctl->nr_reqs < ctl->batch_size) {
+		req = kzalloc(sizeof(*req), GFP_KERNEL);
+		if (req) {
+			bio_init(&req->bio, ctl->zram->wb.bdev, req->bvecs,
+				 ZRAM_WB_MAX_BIO_PAGES, REQ_OP_WRITE);
+			req->ctl = ctl;
+			list_add(&req->node, &ctl->free);
+			ctl->nr_reqs++;
+		}
+	}
+	if (list_empty(&ctl->free))
+		zram_wb_reap(ctl, false);
+	req = list_first_entry_or_null(&ctl->free, struct zram_wb_req, node);
+	if (req)
+		list_del_init(&req->node);
+	return req;
+}
+
+/**
+ * zram_wb_copy_slot - copy a selected slot's data into a page
+ * @zram: device
+ * @page: destination page
+ * @index: slot index
+ * @mode: ZRAM_WB_* mode the slot was selected with
+ *
+ * Context: process context; takes the slot lock, never sleeps.
+ * Return: true if @page holds the data; false if the slot dropped out
+ * (changed, accessed in idle mode, or failed to decompress) and is no
+ * longer selected.
+ */
+static bool zram_wb_copy_slot(struct zram *zram, struct page *page,
+			      u32 index, unsigned int mode)
+{
+	bool copied;
+
+	zram_slot_lock(zram, index);
+	copied = zram_wb_slot_selected(zram, index, mode) &&
+		 !zram_slot_read_from_ram(zram, page, index);
+	if (!copied)
+		zram_clear_flag(zram, index, ZRAM_PP_SLOT);
+	zram_slot_unlock(zram, index);
+	return copied;
+}
+
+/**
+ * zram_wb_fill - copy the next selected slots into a request
+ * @ctl: writeback
+ * @req: request, its mode set
+ * @nr_blocks: blocks reserved for it (pages wanted)
+ *
+ * Slots that dropped out are skipped, so the pages stay in slot order
+ * without holes.
+ *
+ * Context: process context; may sleep (page allocation).
+ * Return: pages filled, 0 to @nr_blocks. Sets @ctl->stop_err to -ENOMEM
+ * when a page cannot be allocated.
+ */
+static unsigned int zram_wb_fill(struct zram_wb_ctl *ctl,
+				 struct zram_wb_req *req,
+				 unsigned int nr_blocks)
+{
+	unsigned int n = 0;
+	u32 index;
+
+	while (n < nr_blocks && ctl->next < ctl->nr_selected) {
+		if (!req->pages[n]) {
+			req->pages[n] = alloc_page(GFP_KERNEL);
+			if (!req->pages[n]) {
+				ctl->stop_err = -ENOMEM;
+				break;
+			}
+		}
+		index = ctl->slots[ctl->next++];
+		if (zram_wb_copy_slot(ctl->zram, req->pages[n], index,
+				      req->mode))
+			req->slots[n++] = index;
+	}
+	return n;
+}
+
+static void zram_wb_submit(struct zram_wb_ctl *ctl, struct zram_wb_req *req)
+{
+	struct bio *bio = &req->bio;
+	unsigned int i;
+
+	bio_reset(bio, ctl->zram->wb.bdev, REQ_OP_WRITE | REQ_SYNC);
+	bio->bi_iter.bi_sector = zram_wb_block_sector(req->block);
+	bio->bi_end_io = zram_wb_end_io;
+	for (i = 0; i < req->nr_pages; i++)
+		__bio_add_page(bio, req->pages[i], PAGE_SIZE, 0);
+
+	spin_lock_irq(&ctl->lock);
+	ctl->inflight++;
+	spin_unlock_irq(&ctl->lock);
+	submit_bio(bio);
+}
+
+/**
+ * zram_wb_write_one - write the next selected slots with one bio
+ * @ctl: writeback with selected slots left
+ * @mode: ZRAM_WB_* mode they were selected with
+ *
+ * Debits writeback_limit, reserves an extent (stage 2), fills a request
+ * and submits it; whatever ends up unused (blocks, budget) goes back at
+ * once. Sets @ctl->stop_err when the writeback must stop.
+ *
+ * Context: process context, zram_wb.lock held; sleeps.
+ */
+static void zram_wb_write_one(struct zram_wb_ctl *ctl, unsigned int mode)
+{
+	struct zram_wb *wb = &ctl->zram->wb;
+	unsigned int want, allowed, debited, n;
+	struct zram_wb_req *req;
+	unsigned long block;
+	u64 gen;
+	int ret;
+
+	lockdep_assert_held(&wb->lock);
+	req = zram_wb_get_req(ctl);
+	if (!req) {
+		ctl->stop_err = -ENOMEM;
+		return;
+	}
+	want = min(ctl->nr_selected - ctl->next, ctl->max_bio_pages);
+	allowed = zram_wb_limit_take(wb, want, &debited, &gen);
+	if (!allowed) {
+		/* Budget exhausted with slots left: -EIO, as upstream. */
+		ctl->stop_err = -EIO;
+		goto out_put_req;
+	}
+	ret = zram_extent_reserve(wb->bitmap, wb->nr_blocks, &wb->cursor,
+				  allowed, &block);
+	if (ret < 0) {
+		ctl->stop_err = ret;
+		zram_wb_limit_give(wb, debited, gen);
+		goto out_put_req;
+	}
+
+	req->mode = mode;
+	n = zram_wb_fill(ctl, req, ret);
+	zram_extent_release(wb->bitmap, block + n, ret - n);
+	zram_wb_limit_give(wb, debited ? allowed - n : 0, gen);
+	if (!n)
+		goto out_put_req;
+
+	req->block = block;
+	req->nr_pages = n;
+	req->nr_debited = debited ? n : 0;
+	req->limit_gen = gen;
+	zram_wb_submit(ctl, req);
+	return;
+
+out_put_req:
+	list_add(&req->node, &ctl->free);
+}
+
+/**
+ * zram_wb_write_selected - write out the current selection
+ * @ctl: writeback
+ * @mode: ZRAM_WB_* mode the slots were selected with
+ *
+ * Plugs the submission loop so the block layer sees the bios together.
+ * Slots left over when the writeback stops lose their selection.
+ *
+ * Context: process context, zram_wb.lock held; sleeps.
+ */
+static void zram_wb_write_selected(struct zram_wb_ctl *ctl, unsigned int mode)
+{
+	struct blk_plug plug;
+
+	blk_start_plug(&plug);
+	while (ctl->next < ctl->nr_selected && !ctl->stop_err)
+		zram_wb_write_one(ctl, mode);
+	blk_finish_plug(&plug);
+	zram_wb_unselect_rest(ctl);
+}
+
+/* Runs one parsed parameter: select and write chunk after chunk. */
+static void zram_wb_run_op(struct zram_wb_ctl *ctl,
+			   const struct zram_wb_op *op)
+{
+	unsigned long index = op->lo;
+
+	while (index < op->hi && !ctl->stop_err) {
+		index = zram_wb_select(ctl, op->mode, index, op->hi);
+		zram_wb_write_selected(ctl, op->mode);
+		cond_resched();
+	}
+}
+
+/* Frees an idle writeback (no request in flight); NULL is ignored. */
+static void zram_wb_ctl_free(struct zram_wb_ctl *ctl)
+{
+	struct zram_wb_req *req, *tmp;
+
+	if (!ctl)
+		return;
+	list_for_each_entry_safe(req, tmp, &ctl->free, node)
+		zram_wb_req_free(req);
+	kfree(ctl->slots);
+	kfree(ctl);
+}
+
+DEFINE_FREE(zram_wb_ctl, struct zram_wb_ctl *, zram_wb_ctl_free(_T))
+
+/*
+ * Pages per bio: the debugfs knob, within 1..ZRAM_WB_MAX_BIO_PAGES and the
+ * backing queue's max_sectors, so the block layer never has to split.
+ */
+static unsigned int zram_wb_max_bio_pages(struct zram_wb *wb)
+{
+	unsigned int max_hw, pages;
+
+	max_hw = queue_max_sectors(bdev_get_queue(wb->bdev)) >>
+		 (PAGE_SHIFT - SECTOR_SHIFT);
+	pages = min3(READ_ONCE(wb->max_bio_pages), max_hw,
+		     ZRAM_WB_MAX_BIO_PAGES);
+	return max(pages, 1U);
+}
+
+static struct zram_wb_ctl *zram_wb_ctl_alloc(struct zram *zram)
+{
+	struct zram_wb *wb = &zram->wb;
+	struct zram_wb_ctl *ctl;
+
+	ctl = kzalloc(sizeof(*ctl), GFP_KERNEL);
+	if (!ctl)
+		return NULL;
+	ctl->slots = kcalloc(ZRAM_WB_SELECT_CHUNK, sizeof(*ctl->slots),
+			     GFP_KERNEL);
+	if (!ctl->slots) {
+		kfree(ctl);
+		return NULL;
+	}
+	ctl->zram = zram;
+	ctl->batch_size = READ_ONCE(wb->batch_size);
+	ctl->max_bio_pages = zram_wb_max_bio_pages(wb);
+	INIT_LIST_HEAD(&ctl->free);
+	INIT_LIST_HEAD(&ctl->done);
+	spin_lock_init(&ctl->lock);
+	init_waitqueue_head(&ctl->wait);
+	return ctl;
+}
+
+/**
+ * zram_wb_run - run a writeback
+ * @zram: initialized device with a backing device
+ * @ops: parsed parameters, run in order
+ * @nr_ops: number of @ops
+ *
+ * Waits for a writeback already running, and for all its own bios.
+ *
+ * Context: process context, init_lock held for read; sleeps.
+ * Return: 0; -EIO when writeback_limit stopped it with slots left or a
+ * bio failed (the other slots were still written); -ENOSPC when the
+ * backing device is full; -ENOMEM.
+ */
+static int zram_wb_run(struct zram *zram, const struct zram_wb_op *ops,
+		       int nr_ops)
+{
+	int i;
+
+	lockdep_assert_held_read(&zram->init_lock);
+	guard(mutex)(&zram->wb.lock);
+	struct zram_wb_ctl *ctl __free(zram_wb_ctl) = zram_wb_ctl_alloc(zram);
+
+	if (!ctl)
+		return -ENOMEM;
+	for (i = 0; i < nr_ops && !ctl->stop_err; i++)
+		zram_wb_run_op(ctl, &ops[i]);
+	zram_wb_reap(ctl, true);
+
+	if (ctl->stop_err)
+		return ctl->stop_err;
+	return ctl->io_error ? -EIO : 0;
+}
+
+/* ------------------------------------------------------------------ */
+/* writeback: parsing                                                  */
+/* ------------------------------------------------------------------ */
+
+static int zram_wb_parse_mode(const char *val, unsigned int *mode)
+{
+	if (!strcmp(val, "idle"))
+		*mode = ZRAM_WB_IDLE;
+	else if (!strcmp(val, "huge"))
+		*mode = ZRAM_WB_HUGE;
+	else if (!strcmp(val, "huge_idle"))
+		*mode = ZRAM_WB_IDLE | ZRAM_WB_HUGE;
+	else if (!strcmp(val, "incompressible"))
+		*mode = ZRAM_WB_INCOMPRESSIBLE;
+	else
+		return -EINVAL;
+	return 0;
+}
+
+/* "N": a slot index below @nr_pages. */
+static int zram_wb_parse_index(const char *val, unsigned long nr_pages,
+			       unsigned long *index)
+{
+	int ret;
+
+	ret = kstrtoul(val, 10, index);
+	if (ret)
+		return ret;
+	return *index < nr_pages ? 0 : -ERANGE;
+}
+
+/* "A-B": slot indexes A to B inclusive, A <= B < @nr_pages. */
+static int zram_wb_parse_range(char *val, unsigned long nr_pages,
+			       struct zram_wb_op *op)
+{
+	char *hi = strchr(val, '-');
+	int ret;
+
+	if (!hi)
+		return -EINVAL;
+	*hi++ = '\0';
+	ret = zram_wb_parse_index(val, nr_pages, &op->lo);
+	if (ret)
+		return ret;
+	ret = zram_wb_parse_index(hi, nr_pages, &op->hi);
+	if (ret)
+		return ret;
+	if (op->lo > op->hi)
+		return -ERANGE;
+	op->hi++;
+	return 0;
+}
+
+/**
+ * zram_wb_parse_param - parse one writeback parameter
+ * @param: the parameter, modified
+ * @nr_pages: device size in pages
+ * @op: out, what to write back
+ *
+ * "idle", "huge", "huge_idle", "incompressible" and "type=<one of them>"
+ * select matching slots of the whole device; "page_index=N" the slot N and
+ * "page_indexes=A-B" the slots A to B, whatever their state.
+ *
+ * Context: any.
+ * Return: 0, -EINVAL for bad syntax, -ERANGE for an index out of range.
+ */
+static int zram_wb_parse_param(char *param, unsigned long nr_pages,
+			       struct zram_wb_op *op)
+{
+	char *val = strchr(param, '=');
+	int ret;
+
+	op->mode = 0;
+	op->lo = 0;
+	op->hi = nr_pages;
+	if (!val)
+		return zram_wb_parse_mode(param, &op->mode);
+	*val++ = '\0';
+	if (!strcmp(param, "type"))
+		return zram_wb_parse_mode(val, &op->mode);
+	if (!strcmp(param, "page_indexes"))
+		return zram_wb_parse_range(val, nr_pages, op);
+	if (strcmp(param, "page_index"))
+		return -EINVAL;
+	ret = zram_wb_parse_index(val, nr_pages, &op->lo);
+	op->hi = op->lo + 1;
+	return ret;
+}
+
+/**
+ * zram_wb_parse - parse what was written to the writeback attribute
+ * @buf: space-separated parameters, see zram_wb_parse_param()
+ * @nr_pages: device size in pages
+ * @opsp: out, array of parsed parameters, to kfree()
+ *
+ * Context: process context; may sleep.
+ * Return: number of parameters (at least 1), -EINVAL (syntax, or none),
+ * -ERANGE, or -ENOMEM. On error nothing is allocated.
+ */
+static int zram_wb_parse(const char *buf, unsigned long nr_pages,
+			 struct zram_wb_op **opsp)
+{
+	char *args __free(kfree) = kstrdup(buf, GFP_KERNEL);
+	struct zram_wb_op *ops __free(kfree) = NULL;
+	char *cur, *param;
+	int nr = 0, ret;
+
+	if (!args)
+		return -ENOMEM;
+	/* Every parameter takes at least two characters but the last. */
+	ops = kcalloc(strlen(args) / 2 + 1, sizeof(*ops), GFP_KERNEL);
+	if (!ops)
+		return -ENOMEM;
+	cur = args;
+	while ((param = strsep(&cur, " \t\n"))) {
+		if (!*param)
+			continue;
+		ret = zram_wb_parse_param(param, nr_pages, &ops[nr]);
+		if (ret)
+			return ret;
+		nr++;
+	}
+	if (!nr)
+		return -EINVAL;
+	*opsp = no_free_ptr(ops);
+	return nr;
+}
+
+/* ------------------------------------------------------------------ */
+/* sysfs                                                               */
+/* ------------------------------------------------------------------ */
+
+static ssize_t writeback_store(struct device *dev,
+			       struct device_attribute *attr,
+			       const char *buf, size_t len)
+{
+	struct zram *zram = dev_to_zram(dev);
+	struct zram_wb_op *ops __free(kfree) = NULL;
+	int nr_ops, ret;
+
+	guard(rwsem_read)(&zram->init_lock);
+	if (!zram_init_done(zram))
+		return -EINVAL;
+	nr_ops = zram_wb_parse(buf, zram->disksize >> PAGE_SHIFT, &ops);
+	if (nr_ops < 0)
+		return nr_ops;
+	if (!zram->wb.bdev_file)
+		return -ENODEV;
+	ret = zram_wb_run(zram, ops, nr_ops);
+	return ret ? ret : len;
+}
+
+static ssize_t writeback_limit_enable_store(struct device *dev,
+					    struct device_attribute *attr,
+					    const char *buf, size_t len)
+{
+	struct zram *zram = dev_to_zram(dev);
+	struct zram_wb *wb = &zram->wb;
+	u64 val;
+
+	if (kstrtoull(buf, 10, &val))
+		return -EINVAL;
+	guard(rwsem_read)(&zram->init_lock);
+	spin_lock(&wb->limit_lock);
+	wb->limit_enable = val;
+	wb->limit_gen++;
+	spin_unlock(&wb->limit_lock);
+	return len;
+}
+
+static ssize_t writeback_limit_enable_show(struct device *dev,
+					   struct device_attribute *attr,
+					   char *buf)
+{
+	struct zram *zram = dev_to_zram(dev);
+	bool val;
+
+	down_read(&zram->init_lock);
+	spin_lock(&zram->wb.limit_lock);
+	val = zram->wb.limit_enable;
+	spin_unlock(&zram->wb.limit_lock);
+	up_read(&zram->init_lock);
+	return sysfs_emit(buf, "%d\n", val);
+}
+
+static ssize_t writeback_limit_store(struct device *dev,
+				     struct device_attribute *attr,
+				     const char *buf, size_t len)
+{
+	struct zram *zram = dev_to_zram(dev);
+	struct zram_wb *wb = &zram->wb;
+	u64 val;
+
+	if (kstrtoull(buf, 10, &val))
+		return -EINVAL;
+	guard(rwsem_read)(&zram->init_lock);
+	spin_lock(&wb->limit_lock);
+	wb->limit = val;
+	wb->limit_gen++;
+	spin_unlock(&wb->limit_lock);
+	return len;
+}
+
+static ssize_t writeback_limit_show(struct device *dev,
+				    struct device_attribute *attr, char *buf)
+{
+	struct zram *zram = dev_to_zram(dev);
+	u64 val;
+
+	down_read(&zram->init_lock);
+	spin_lock(&zram->wb.limit_lock);
+	val = zram->wb.limit;
+	spin_unlock(&zram->wb.limit_lock);
+	up_read(&zram->init_lock);
+	return sysfs_emit(buf, "%llu\n", val);
+}
+
+static ssize_t writeback_batch_size_store(struct device *dev,
+					  struct device_attribute *attr,
+					  const char *buf, size_t len)
+{
+	struct zram *zram = dev_to_zram(dev);
+	unsigned int val;
+
+	if (kstrtouint(buf, 10, &val) || !val)
+		return -EINVAL;
+	/* Sampled once by each writeback; a running one keeps its value. */
+	WRITE_ONCE(zram->wb.batch_size, val);
+	return len;
+}
+
+static ssize_t writeback_batch_size_show(struct device *dev,
+					 struct device_attribute *attr,
+					 char *buf)
+{
+	struct zram *zram = dev_to_zram(dev);
+
+	return sysfs_emit(buf, "%u\n", READ_ONCE(zram->wb.batch_size));
+}
+
+static ssize_t bd_stat_show(struct device *dev, struct device_attribute *attr,
+			    char *buf)
+{
+	struct zram *zram = dev_to_zram(dev);
+
+	guard(rwsem_read)(&zram->init_lock);
+	return sysfs_emit(buf, "%8llu %8llu %8llu\n",
+			  (u64)atomic64_read(&zram->stats.bd_count) *
+			  ZRAM_WB_UNITS_PER_PAGE,
+			  (u64)atomic64_read(&zram->stats.bd_reads) *
+			  ZRAM_WB_UNITS_PER_PAGE,
+			  (u64)atomic64_read(&zram->stats.bd_writes) *
+			  ZRAM_WB_UNITS_PER_PAGE);
+}
+
+/* ------------------------------------------------------------------ */
+/* Backing device                                                      */
+/* ------------------------------------------------------------------ */
+
+#ifdef CONFIG_ZRAM_MEMORY_TRACKING
+/*
+ * Benchmark knob, (re)created whenever a backing device is attached: the
+ * core creates the device's debugfs directory after zram_wb_init(), and
+ * removes it with everything in it.
+ */
+static void zram_wb_debugfs_register(struct zram *zram)
+{
+	if (!zram->debugfs_dir)
+		return;
+	debugfs_lookup_and_remove("wb_max_bio_pages", zram->debugfs_dir);
+	debugfs_create_u32("wb_max_bio_pages", 0600, zram->debugfs_dir,
+			   &zram->wb.max_bio_pages);
+}
+#else
+static void zram_wb_debugfs_register(struct zram *zram)
+{
+}
+#endif
+
+/**
+ * zram_wb_open_bdev - open a backing device exclusively
+ * @zram: device that will hold it
+ * @path: path of a block device node
+ *
+ * Context: process context; sleeps.
+ * Return: the opened block device file, or ERR_PTR: -ENOENT (no such
+ * path), -ENOTBLK (not a block device), -EINVAL (@zram itself, or smaller
+ * than one page), -EBUSY (held exclusively by someone else), others from
+ * lookup_bdev() and bdev_file_open_by_dev().
+ */
+static struct file *zram_wb_open_bdev(struct zram *zram, const char *path)
+{
+	struct file *bdev_file;
+	dev_t devt;
+	int ret;
+
+	ret = lookup_bdev(path, &devt);
+	if (ret)
+		return ERR_PTR(ret);
+	/* Upstream refuses itself through its zero size; be explicit. */
+	if (devt == disk_devt(zram->disk))
+		return ERR_PTR(-EINVAL);
+	bdev_file = bdev_file_open_by_dev(devt, BLK_OPEN_READ | BLK_OPEN_WRITE |
+					  BLK_OPEN_EXCL, zram, NULL);
+	if (IS_ERR(bdev_file))
+		return bdev_file;
+	if (bdev_nr_bytes(file_bdev(bdev_file)) < PAGE_SIZE) {
+		bdev_fput(bdev_file);
+		return ERR_PTR(-EINVAL);
+	}
+	return bdev_file;
+}
+
+/* Releases the backing device, if any. init_lock held for write. */
+static void zram_wb_release_bdev(struct zram *zram)
+{
+	struct zram_wb *wb = &zram->wb;
+
+	lockdep_assert_held_write(&zram->init_lock);
+	if (wb->bdev_file)
+		bdev_fput(wb->bdev_file);
+	kvfree(wb->bitmap);
+	kfree(wb->bdev_path);
+	wb->bdev_file = NULL;
+	wb->bdev = NULL;
+	wb->bdev_path = NULL;
+	wb->bitmap = NULL;
+	wb->nr_blocks = 0;
+	wb->cursor = 0;
+}
+
+/**
+ * zram_wb_attach_bdev - attach an opened backing device
+ * @zram: device, not initialized, init_lock held for write
+ * @path: path as written to backing_dev
+ *
+ * Opens @path, allocates the block bitmap and only then replaces the
+ * current backing device, so on error nothing changed.
+ *
+ * Context: process context; sleeps.
+ * Return: 0 or -errno, see zram_wb_open_bdev(); -ENOMEM.
+ */
+static int zram_wb_attach_bdev(struct zram *zram, const char *path)
+{
+	struct zram_wb *wb = &zram->wb;
+	unsigned long nr_blocks;
+	struct file *bdev_file;
+	unsigned long *bitmap;
+	char *saved_path;
+	int err;
+
+	lockdep_assert_held_write(&zram->init_lock);
+	saved_path = kstrdup(path, GFP_KERNEL);
+	if (!saved_path)
+		return -ENOMEM;
+	bdev_file = zram_wb_open_bdev(zram, path);
+	if (IS_ERR(bdev_file)) {
+		err = PTR_ERR(bdev_file);
+		goto out_free_path;
+	}
+	nr_blocks = bdev_nr_bytes(file_bdev(bdev_file)) >> PAGE_SHIFT;
+	bitmap = kvcalloc(BITS_TO_LONGS(nr_blocks), sizeof(long), GFP_KERNEL);
+	if (!bitmap) {
+		err = -ENOMEM;
+		goto out_put_bdev;
+	}
+	/* Block 0 is never used: a ZRAM_WB handle of 0 would look empty. */
+	set_bit(0, bitmap);
+
+	zram_wb_release_bdev(zram);
+	wb->bdev_file = bdev_file;
+	wb->bdev = file_bdev(bdev_file);
+	wb->bdev_path = saved_path;
+	wb->bitmap = bitmap;
+	wb->nr_blocks = nr_blocks;
+	return 0;
+
+out_put_bdev:
+	bdev_fput(bdev_file);
+out_free_path:
+	kfree(saved_path);
+	return err;
+}
+
+static ssize_t backing_dev_store(struct device *dev,
+				 struct device_attribute *attr,
+				 const char *buf, size_t len)
+{
+	char *path __free(kfree) = kstrndup(buf, PATH_MAX, GFP_KERNEL);
+	struct zram *zram = dev_to_zram(dev);
+	int err;
+
+	if (!path)
+		return -ENOMEM;
+	/* Ignore one trailing newline, as upstream. */
+	if (*path && path[strlen(path) - 1] == '\n')
+		path[strlen(path) - 1] = '\0';
+
+	guard(rwsem_write)(&zram->init_lock);
+	if (zram_init_done(zram))
+		return -EBUSY;
+	err = zram_wb_attach_bdev(zram, path);
+	if (err)
+		return err;
+	zram_wb_debugfs_register(zram);
+	pr_info("%s: backing device %s\n", zram->disk->disk_name, path);
+	return len;
+}
+
+static ssize_t backing_dev_show(struct device *dev,
+				struct device_attribute *attr, char *buf)
+{
+	struct zram *zram = dev_to_zram(dev);
+
+	guard(rwsem_read)(&zram->init_lock);
+	if (!zram->wb.bdev_path)
+		return sysfs_emit(buf, "none\n");
+	return sysfs_emit(buf, "%s\n", zram->wb.bdev_path);
+}
+
+static DEVICE_ATTR_RW(backing_dev);
+static DEVICE_ATTR_WO(writeback);
+static DEVICE_ATTR_RW(writeback_limit);
+static DEVICE_ATTR_RW(writeback_limit_enable);
+static DEVICE_ATTR_RW(writeback_batch_size);
+static DEVICE_ATTR_RO(bd_stat);
+
+static struct attribute *zram_wb_attrs[] = {
+	&dev_attr_backing_dev.attr,
+	&dev_attr_writeback.attr,
+	&dev_attr_writeback_limit.attr,
+	&dev_attr_writeback_limit_enable.attr,
+	&dev_attr_writeback_batch_size.attr,
+	&dev_attr_bd_stat.attr,
+	NULL,
+};
+
+const struct attribute_group zram_wb_attr_group = {
+	.attrs = zram_wb_attrs,
+};
+
+/* ------------------------------------------------------------------ */
+/* Reading written-back slots                                          */
+/* ------------------------------------------------------------------ */
+
+/**
+ * struct zram_wb_sync_read - a synchronous backing device read
+ * @work: runs zram_wb_sync_read_fn()
+ * @bdev: backing device
+ * @page: destination page
+ * @block: backing device block
+ * @error: result, 0 or -errno
+ */
+struct zram_wb_sync_read {
+	struct work_struct work;
+	struct block_device *bdev;
+	struct page *page;
+	unsigned long block;
+	int error;
+};
+
+static void zram_wb_sync_read_fn(struct work_struct *work)
+{
+	struct zram_wb_sync_read *rd =
+		container_of(work, struct zram_wb_sync_read, work);
+	struct bio_vec bvec;
+	struct bio bio;
+
+	bio_init(&bio, rd->bdev, &bvec, 1, REQ_OP_READ);
+	bio.bi_iter.bi_sector = zram_wb_block_sector(rd->block);
+	__bio_add_page(&bio, rd->page, PAGE_SIZE, 0);
+	rd->error = submit_bio_wait(&bio);
+	bio_uninit(&bio);
+}
+
+/*
+ * The caller may be inside zram's ->submit_bio, where submit_bio() only
+ * queues on current->bio_list until we return, so waiting for the bio
+ * here would deadlock: issue and wait for it from a worker instead.
+ */
+static int zram_wb_read_sync(struct zram *zram, struct page *page,
+			     unsigned long block)
+{
+	struct zram_wb_sync_read rd = {
+		.bdev = zram->wb.bdev,
+		.page = page,
+		.block = block,
+	};
+
+	INIT_WORK_ONSTACK(&rd.work, zram_wb_sync_read_fn);
+	queue_work(system_unbound_wq, &rd.work);
+	flush_work(&rd.work);
+	destroy_work_on_stack(&rd.work);
+	return rd.error;
+}
+
+static int zram_wb_read_async(struct zram *zram, struct page *page,
+			      unsigned long block, struct bio *parent)
+{
+	bool nowait = parent->bi_opf & REQ_NOWAIT;
+	struct block_device *bdev = zram->wb.bdev;
+	struct bio *bio;
+
+	if (nowait && !bdev_nowait(bdev))
+		return -EAGAIN;
+	bio = bio_alloc(bdev, 1, REQ_OP_READ | (parent->bi_opf & REQ_NOWAIT),
+			nowait ? GFP_NOWAIT | __GFP_NOWARN : GFP_NOIO);
+	if (!bio)
+		return nowait ? -EAGAIN : -ENOMEM;
+	bio->bi_iter.bi_sector = zram_wb_block_sector(block);
+	__bio_add_page(bio, page, PAGE_SIZE, 0);
+	bio_chain(bio, parent);
+	submit_bio(bio);
+	return 0;
+}
+
+/**
+ * zram_wb_read - read one written-back slot from the backing device
+ * @zram: device with a backing device
+ * @page: destination page (PAGE_SIZE bytes)
+ * @block: backing device block (the ZRAM_WB slot's handle)
+ * @parent: bio to chain the read to, or NULL to read synchronously
+ *
+ * With @parent the read is submitted chained to it, so @parent completes
+ * after the data arrived (or fails with the read's error). If @parent has
+ * REQ_NOWAIT, the read is refused with -EAGAIN and no side effect when the
+ * backing device does not support nowait or memory is short.
+ *
+ * Context: @parent: any context zram's ->submit_bio runs in; never sleeps
+ * with REQ_NOWAIT. No @parent: process context, sleeps; never for
+ * REQ_NOWAIT bios.
+ * Return: 0 (with @parent: submitted), -EAGAIN, -ENOMEM, or the read's
+ * -errno (without @parent).
+ */
+int zram_wb_read(struct zram *zram, struct page *page, unsigned long block,
+		 struct bio *parent)
+{
+	int ret;
+
+	if (parent)
+		ret = zram_wb_read_async(zram, page, block, parent);
+	else
+		ret = zram_wb_read_sync(zram, page, block);
+	if (ret != -EAGAIN)
+		atomic64_inc(&zram->stats.bd_reads);
+	return ret;
+}
+
+/**
+ * zram_wb_free_block - release the backing device block of a slot
+ * @zram: device
+ * @block: block number, a ZRAM_WB slot's handle
+ *
+ * Context: slot lock of the ZRAM_WB slot held (which keeps the bitmap
+ * alive); any context, never sleeps.
+ */
+void zram_wb_free_block(struct zram *zram, unsigned long block)
+{
+	WARN_ON_ONCE(!test_and_clear_bit(block, zram->wb.bitmap));
+	atomic64_dec(&zram->stats.bd_count);
+}
+
+/**
+ * zram_wb_init - initialize the writeback state of a new device
+ * @zram: device, before its sysfs attributes appear
+ *
+ * Context: process context.
+ */
+void zram_wb_init(struct zram *zram)
+{
+	struct zram_wb *wb = &zram->wb;
+
+	mutex_init(&wb->lock);
+	spin_lock_init(&wb->limit_lock);
+	wb->batch_size = ZRAM_WB_DEF_BATCH_SIZE;
+	wb->max_bio_pages = ZRAM_WB_MAX_BIO_PAGES;
+}
+
+/**
+ * zram_wb_reset - release the backing device at device reset
+ * @zram: device; every slot already freed
+ *
+ * Releases the backing device and its bitmap (also when the device was
+ * never initialized) and disables writeback_limit with a zero budget, as
+ * documented upstream. writeback_batch_size is kept.
+ *
+ * Context: process context, init_lock held for write; sleeps.
+ */
+void zram_wb_reset(struct zram *zram)
+{
+	struct zram_wb *wb = &zram->wb;
+
+	lockdep_assert_held_write(&zram->init_lock);
+	zram_wb_release_bdev(zram);
+	spin_lock(&wb->limit_lock);
+	wb->limit_enable = false;
+	wb->limit = 0;
+	wb->limit_gen++;
+	spin_unlock(&wb->limit_lock);
+}

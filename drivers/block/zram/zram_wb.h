@@ -1,0 +1,111 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * zram writeback: the backing device, and moving slots from RAM to it.
+ *
+ * Included by zram_drv.h before struct zram is defined; it may only use
+ * struct zram as an incomplete type.
+ */
+#ifndef _ZRAM_WB_H_
+#define _ZRAM_WB_H_
+
+#include <linux/errno.h>
+#include <linux/mutex.h>
+#include <linux/spinlock.h>
+#include <linux/sysfs.h>
+#include <linux/types.h>
+
+struct bio;
+struct block_device;
+struct file;
+struct page;
+struct zram;
+
+#ifdef CONFIG_ZRAM_WRITEBACK
+
+/**
+ * struct zram_wb - backing device and writeback state of one zram device
+ * @lock: writeback mutex; one writeback runs at a time, a second one waits.
+ *	Taken with init_lock held for read. Protects @cursor.
+ * @bdev_file: the backing device, opened exclusively with the zram device
+ *	as holder; NULL when none. @bdev_file, @bdev, @bdev_path, @bitmap and
+ *	@nr_blocks are set only while the device is not initialized, and
+ *	cleared only by reset, both with init_lock held for write; readers
+ *	hold init_lock for read, or a slot lock of a ZRAM_WB slot (which pins
+ *	them, as reset frees every slot first).
+ * @bdev: block device of @bdev_file
+ * @bdev_path: path written to backing_dev, shown by it
+ * @bitmap: one bit per 4 KiB block of the backing device, set while the
+ *	block is in use or reserved; block 0 is never used (a ZRAM_WB
+ *	handle of 0 would look empty), so its bit stays set. Bits change only
+ *	by atomic bitops, see zram_extent.c.
+ * @nr_blocks: number of bits in @bitmap
+ * @cursor: next-fit cursor of the block allocator (under @lock)
+ * @limit_lock: protects @limit_enable, @limit and @limit_gen. A plain
+ *	spinlock: only process context takes it.
+ * @limit_enable: writeback_limit is enforced
+ * @limit: remaining writeback budget in 4 KiB units
+ * @limit_gen: bumped whenever @limit or @limit_enable is written, so that
+ *	budget given back by a writeback never lands in a newer budget
+ * @batch_size: bios kept in flight by one writeback; WRITE_ONCE() by the
+ *	store, sampled once at the start of each writeback
+ * @max_bio_pages: most pages in one writeback bio (debugfs, benchmarks);
+ *	sampled like @batch_size, clamped to 1..%ZRAM_WB_MAX_BIO_PAGES
+ */
+struct zram_wb {
+	struct mutex lock;	/* serialises writebacks; guards @cursor */
+	struct file *bdev_file;
+	struct block_device *bdev;
+	char *bdev_path;
+	unsigned long *bitmap;
+	unsigned long nr_blocks;
+	unsigned long cursor;
+	spinlock_t limit_lock;	/* guards @limit_* */
+	bool limit_enable;
+	u64 limit;
+	u64 limit_gen;
+	unsigned int batch_size;
+	u32 max_bio_pages;
+};
+
+void zram_wb_init(struct zram *zram);
+void zram_wb_reset(struct zram *zram);
+void zram_wb_free_block(struct zram *zram, unsigned long block);
+int zram_wb_read(struct zram *zram, struct page *page, unsigned long block,
+		 struct bio *parent);
+
+extern const struct attribute_group zram_wb_attr_group;
+
+#else /* CONFIG_ZRAM_WRITEBACK */
+
+struct zram_wb {
+};
+
+static inline void zram_wb_init(struct zram *zram)
+{
+}
+
+static inline void zram_wb_reset(struct zram *zram)
+{
+}
+
+static inline void zram_wb_free_block(struct zram *zram, unsigned long block)
+{
+}
+
+static inline int zram_wb_read(struct zram *zram, struct page *page,
+			       unsigned long block, struct bio *parent)
+{
+	return -EIO;
+}
+
+static struct attribute *zram_wb_attrs_none[] = {
+	NULL,
+};
+
+static const struct attribute_group zram_wb_attr_group = {
+	.attrs = zram_wb_attrs_none,
+};
+
+#endif /* CONFIG_ZRAM_WRITEBACK */
+
+#endif /* _ZRAM_WB_H_ */
