@@ -77,6 +77,16 @@ ktap_check() {
 	fi
 }
 
+# zram_quiet CMD...: run CMD, show its output (as diagnostics) only if it
+# fails.
+zram_quiet() {
+	local out
+
+	out=$("$@" 2>&1) && return 0
+	echo "$out" | tail -20 | sed 's/^/# /'
+	return 1
+}
+
 # ktap_eq DESC GOT WANT
 ktap_eq() {
 	if [ "$2" = "$3" ]; then
@@ -411,6 +421,14 @@ zram_field() {
 	echo "${v[$(($2 - 1))]}"
 }
 
+# bd_stat: its three fields, single-spaced
+bd_stat() {
+	local v
+
+	read -r -a v <"$ZRAM_SYS/bd_stat"
+	echo "${v[*]}"
+}
+
 # bd_stat fields (4 KiB units)
 bd_count() { zram_field bd_stat 1; }
 bd_reads() { zram_field bd_stat 2; }
@@ -452,9 +470,14 @@ zram_text_file() {
 	TEXT_FILE=$f
 }
 
-# zram_read_all DEV: read the whole device with O_DIRECT; prints its sha256.
+# zram_read_all DEV [PAGES]: read the device (or its first PAGES pages)
+# with O_DIRECT; prints the sha256.
 zram_read_all() {
-	dd if="$1" bs=64k iflag=direct 2>/dev/null | sha256sum | cut -d' ' -f1
+	local limit=()
+
+	[ -n "${2:-}" ] && limit=(count="$2")
+	dd if="$1" bs=4096 "${limit[@]}" iflag=direct 2>/dev/null |
+		sha256sum | cut -d' ' -f1
 }
 
 # zram_block_state_count PATTERN: slots in debugfs block_state whose flag

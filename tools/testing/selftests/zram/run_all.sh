@@ -1,0 +1,113 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# Guest-side runner: (re)load the zram driver, run every test, print each
+# test's KTAP output and one summary line
+#   zram selftests: N passed, N failed, N skipped
+# Exit status 0 when nothing failed, 1 otherwise, 4 when every test skipped.
+#
+# Usage: run_all.sh [stock|ours] [TEST...]
+#   The driver may also come from ZRAM_DRIVER (default stock). "ours" loads
+#   $ZRAM_KO (default <repo>/drivers/block/zram/zram.ko). Without TEST
+#   arguments every test of the Makefile's TEST_PROGS runs.
+#   ZRAM_TEST_TIMEOUT: seconds per test (default: settings' timeout).
+
+here=$(cd "$(dirname "$0")" && pwd)
+root=$(cd "$here/../../../.." && pwd)
+driver=${ZRAM_DRIVER:-stock}
+case ${1:-} in
+stock | ours) driver=$1; shift ;;
+esac
+export ZRAM_DRIVER=$driver
+
+timeout_s=${ZRAM_TEST_TIMEOUT:-$(sed -n 's/^timeout=//p' "$here/settings" 2>/dev/null)}
+timeout_s=${timeout_s:-600}
+
+say() { echo "# run_all: $*"; }
+
+# the harness's loader when present, else the same steps here
+load_driver() {
+	local loader=$root/tools/testing/vm/guest/zram-load.sh ko m
+
+	if [ -x "$loader" ]; then
+		"$loader" "$driver"
+		return
+	fi
+	if [ -d /sys/module/zram ]; then
+		rmmod zram || return 1
+	fi
+	case $driver in
+	stock) modprobe zram num_devices=1 ;;
+	ours)
+		ko=${ZRAM_KO:-$root/drivers/block/zram/zram.ko}
+		[ -e "$ko" ] || { say "$ko is not built"; return 1; }
+		for m in lz4 lz4hc zstd deflate; do
+			modprobe "$m" >/dev/null 2>&1
+		done
+		insmod "$ko" num_devices=1
+		;;
+	*) say "unknown driver '$driver'"; return 1 ;;
+	esac
+}
+
+# kernel warnings so far, to blame the test that adds one
+kernel_warnings() {
+	dmesg 2>/dev/null | grep -c -E 'WARNING:|BUG:|Oops|general protection|list_(add|del) corruption'
+}
+
+if [ $# -gt 0 ]; then
+	tests=("$@")
+else
+	mapfile -t tests < <(sed -n 's/^[[:space:]]*\(zram_[a-z]*_[0-9]*\.sh\).*/\1/p' "$here/Makefile")
+fi
+
+echo "TAP version 13"
+if [ "$(id -u)" -ne 0 ]; then
+	echo "1..0 # SKIP must be run as root"
+	echo "zram selftests: 0 passed, 0 failed, ${#tests[@]} skipped"
+	exit 4
+fi
+say "driver: $driver"
+if ! load_driver; then
+	echo "1..0 # SKIP cannot load the $driver zram driver"
+	echo "zram selftests: 0 passed, 0 failed, ${#tests[@]} skipped"
+	exit 4
+fi
+[ -n "$(cat /sys/module/zram/srcversion 2>/dev/null)" ] &&
+	say "zram srcversion $(cat /sys/module/zram/srcversion)"
+
+echo "1..${#tests[@]}"
+pass=0
+fail=0
+skip=0
+n=0
+for t in "${tests[@]}"; do
+	n=$((n + 1))
+	warn0=$(kernel_warnings)
+	start=$(date +%s)
+	timeout "$timeout_s" "$here/$t" 2>&1 | sed 's/^/# /'
+	rc=${PIPESTATUS[0]}
+	secs=$(($(date +%s) - start))
+	if [ "$(kernel_warnings)" -gt "$warn0" ]; then
+		say "$t: new kernel warnings:"
+		dmesg | grep -E -A5 'WARNING:|BUG:|Oops|general protection|list_(add|del) corruption' |
+			tail -30 | sed 's/^/# /'
+		[ "$rc" = 0 ] || [ "$rc" = 4 ] && rc=1
+	fi
+	case $rc in
+	0) pass=$((pass + 1)); echo "ok $n selftests: zram: $t (${secs}s)" ;;
+	4) skip=$((skip + 1)); echo "ok $n selftests: zram: $t # SKIP" ;;
+	124) fail=$((fail + 1)); echo "not ok $n selftests: zram: $t # TIMEOUT ${timeout_s}s" ;;
+	*) fail=$((fail + 1)); echo "not ok $n selftests: zram: $t # exit=$rc" ;;
+	esac
+done
+
+echo "# totals: pass:$pass fail:$fail skip:$skip"
+echo "zram selftests: $pass passed, $fail failed, $skip skipped"
+if [ "$fail" -gt 0 ]; then
+	exit 1
+fi
+if [ "$pass" -eq 0 ]; then
+	exit 4
+fi
+exit 0

@@ -1,0 +1,18 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# Host side: run the zram selftests in the test VM.
+#
+# Usage: tools/testing/selftests/zram/vm-run.sh [stock|ours] [TEST...]
+# Boots the harness (tools/testing/vm/run.sh) and runs run_all.sh there;
+# exits with its status. VM_RUN_ARGS adds options for run.sh (e.g.
+# "--out DIR --quiet").
+
+here=$(cd "$(dirname "$0")" && pwd)
+root=$(cd "$here/../../../.." && pwd)
+driver=${1:-stock}
+[ $# -gt 0 ] && shift
+
+# shellcheck disable=SC2086 # VM_RUN_ARGS is a list of options
+exec "$root/tools/testing/vm/run.sh" --timeout 1500 ${VM_RUN_ARGS:-} -- \
+	/repo/tools/testing/selftests/zram/run_all.sh "$driver" "$@"

@@ -1,0 +1,53 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# idle marking, seen through debugfs block_state (CONFIG_ZRAM_MEMORY_TRACKING):
+# "all" marks every stored slot that is not same-filled; a read or write
+# clears the mark; an age in seconds marks only slots not accessed for that
+# long (and clears the mark of the others).
+
+. "$(dirname "$0")/zram_lib.sh"
+
+zram_require_basic
+zram_add || ktap_skip_all "cannot hot_add a zram device"
+zram_init 16M || ktap_skip_all "cannot set disksize"
+[ -r "$(zram_block_state_file)" ] ||
+	ktap_skip_all "no debugfs block_state (CONFIG_ZRAM_MEMORY_TRACKING)"
+
+# flags column: s(ame) w(ritten back) h(uge) i(dle) r(ecompressed) n(incompressible)
+idle_count() { zram_block_state_count '^...i'; }
+# slot_flags INDEX: the flags column of one slot
+slot_flags() {
+	awk -v i="$1" '$1 == i { print $3 }' "$(zram_block_state_file)"
+}
+
+ktap_plan 11
+
+# 0-31 compressible, 32-39 same-filled, 40-55 incompressible
+zram_fill_pages "$ZRAM_DEV" 0 32 text
+zram_fill_pages "$ZRAM_DEV" 32 8 zero
+zram_fill_pages "$ZRAM_DEV" 40 16 random
+
+ktap_eq "no slot idle after writing" "$(idle_count)" 0
+echo all >"$ZRAM_SYS/idle"
+ktap_eq "idle all marks the 48 slots that are not same-filled" "$(idle_count)" 48
+ktap_eq "same-filled slots are not marked" "$(zram_block_state_count '^s..i')" 0
+dd if="$ZRAM_DEV" of=/dev/null bs=4096 skip=5 count=1 iflag=direct 2>/dev/null
+ktap_eq "a read clears the mark" "$(slot_flags 5)" "......"
+zram_fill_pages "$ZRAM_DEV" 6 1 text
+ktap_eq "a write clears the mark" "$(slot_flags 6)" "......"
+ktap_eq "46 slots still idle" "$(idle_count)" 46
+
+sleep 3
+zram_fill_pages "$ZRAM_DEV" 40 4 random
+echo 2 >"$ZRAM_SYS/idle"
+ktap_eq "idle 2: slots older than 2 s are marked (44)" "$(idle_count)" 44
+ktap_eq "idle 2: fresh slots are not" "$(awk '$1 >= 40 && $1 <= 43 && $3 ~ /^...i/' \
+	"$(zram_block_state_file)" | wc -l)" 0
+echo 100000 >"$ZRAM_SYS/idle"
+ktap_eq "idle 100000: no slot is that old, marks cleared" "$(idle_count)" 0
+
+ktap_check "idle 0 is accepted" expect_errno OK "$ZRAM_SYS/idle" 0
+ktap_eq "idle 0 marks every slot not accessed since now (48)" "$(idle_count)" 48
+
+ktap_finish

@@ -1,0 +1,95 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# writeback_limit: with the limit enabled and set to L (4 KiB units), an
+# idle writeback writes exactly L pages, the limit reads 0 and the next
+# writeback fails with EIO; raising the limit lets writeback continue;
+# disabling it writes the rest. L in 1 3 31 32 33, and per batch size when
+# writeback_batch_size exists. Concurrent limit updates are never exceeded.
+
+. "$(dirname "$0")/zram_lib.sh"
+
+zram_require_basic
+zram_require_nullb
+zram_add || ktap_skip_all "cannot hot_add a zram device"
+zram_require_writeback
+zram_attr_exists writeback_limit || ktap_skip_all "no writeback_limit attribute"
+zram_nullb 16 || ktap_skip_all "cannot create null_blk"
+fast=$NULLB
+# 0.5 ms per backing-device write, for the concurrent case
+zram_nullb 16 irqmode=2 completion_nsec=500000 || ktap_skip_all "cannot create null_blk"
+slow=$NULLB
+
+limits=(1 3 31 32 33)
+batches=("")
+if zram_attr_exists writeback_batch_size; then
+	batches+=(1 4 32)
+fi
+
+ktap_plan $((${#batches[@]} * ${#limits[@]} + 2))
+
+# setup BDEV PAGES: fresh device state with PAGES idle compressible slots
+setup() {
+	echo 1 >"$ZRAM_SYS/reset"
+	echo "$1" >"$ZRAM_SYS/backing_dev" &&
+		zram_init 16M &&
+		zram_fill_pages "$ZRAM_DEV" 0 "$2" text &&
+		echo all >"$ZRAM_SYS/idle"
+}
+
+# one_limit L: prints a problem and fails, if any
+# shellcheck disable=SC2317 # called through ktap_check
+one_limit() {
+	local l=$1 w0 r
+
+	w0=$(bd_writes)
+	echo 1 >"$ZRAM_SYS/writeback_limit_enable"
+	echo "$l" >"$ZRAM_SYS/writeback_limit"
+	r=$(zram_write "$ZRAM_SYS/writeback" idle)
+	[ "$r" = OK ] || [ "$r" = EIO ] || { echo "# first writeback: $r"; return 1; }
+	[ "$(bd_writes)" = $((w0 + l)) ] || { echo "# wrote $(($(bd_writes) - w0)), limit $l"; return 1; }
+	[ "$(cat "$ZRAM_SYS/writeback_limit")" = 0 ] || { echo "# limit not 0"; return 1; }
+	expect_errno EIO "$ZRAM_SYS/writeback" idle || return 1
+	[ "$(bd_writes)" = $((w0 + l)) ] || { echo "# wrote past the limit"; return 1; }
+	echo 2 >"$ZRAM_SYS/writeback_limit"
+	r=$(zram_write "$ZRAM_SYS/writeback" idle)
+	[ "$(bd_writes)" = $((w0 + l + 2)) ] || { echo "# raised limit: $r, wrote $(($(bd_writes) - w0))"; return 1; }
+	echo 0 >"$ZRAM_SYS/writeback_limit_enable"
+	expect_errno OK "$ZRAM_SYS/writeback" idle || return 1
+	[ "$(bd_count)" = 64 ] || { echo "# disabled: count $(bd_count), want 64"; return 1; }
+}
+
+for b in "${batches[@]}"; do
+	for l in "${limits[@]}"; do
+		desc="limit $l${b:+ batch $b}: exactly $l written, then EIO; raise; disable"
+		if ! setup "$fast" 64; then
+			ktap_not_ok "$desc (setup)"
+			continue
+		fi
+		[ -n "$b" ] && echo "$b" >"$ZRAM_SYS/writeback_batch_size"
+		ktap_check "$desc" one_limit "$l"
+	done
+done
+
+# concurrent updates: while a slow writeback runs, the limit is set to 5;
+# from then on at most 5 more pages may be written.
+setup "$slow" 1024 || ktap_bail "setup failed"
+echo 1 >"$ZRAM_SYS/writeback_limit_enable"
+echo 100000 >"$ZRAM_SYS/writeback_limit"
+zram_write "$ZRAM_SYS/writeback" idle >/tmp/zram-wb3.$$ &
+wb_pid=$!
+zram_defer kill "$wb_pid"
+while [ "$(bd_writes)" -lt 16 ] && kill -0 "$wb_pid" 2>/dev/null; do
+	sleep 0.05
+done
+echo 5 >"$ZRAM_SYS/writeback_limit"
+w_after=$(bd_writes)
+wait "$wb_pid"
+r=$(cat /tmp/zram-wb3.$$)
+rm -f /tmp/zram-wb3.$$
+final=$(bd_writes)
+ktap_info "writes when the limit was set: $w_after, final: $final, result: $r"
+ktap_check "limit set during writeback is not exceeded" test "$final" -le $((w_after + 5))
+ktap_eq "that writeback ends with EIO" "$r" EIO
+
+ktap_finish
