@@ -67,4 +67,4 @@ esac
 
 "$here/wait-blockdev.sh" /dev/zram0 10 || die "/dev/zram0 did not appear"
 taint=$(cat /sys/module/zram/taint 2>/dev/null || true)
-say "loaded $mode zram (srcversion $(cat /sys/module/zram/srcversion 2>/dev/null || echo ?), taint '${taint}')"
+say "loaded $mode zram (taint '${taint}')"
