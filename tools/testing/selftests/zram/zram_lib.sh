@@ -473,10 +473,16 @@ zram_text_file() {
 # zram_read_all DEV [PAGES]: read the device (or its first PAGES pages)
 # with O_DIRECT; prints the sha256.
 zram_read_all() {
-	local limit=()
+	local opts=(bs=64k)
 
-	[ -n "${2:-}" ] && limit=(count="$2")
-	dd if="$1" bs=4096 "${limit[@]}" iflag=direct 2>/dev/null |
+	if [ -n "${2:-}" ]; then
+		if [ $(($2 % 16)) -eq 0 ]; then
+			opts=(bs=64k count=$(($2 / 16)))
+		else
+			opts=(bs=4096 count="$2")
+		fi
+	fi
+	dd if="$1" "${opts[@]}" iflag=direct 2>/dev/null |
 		sha256sum | cut -d' ' -f1
 }
 
