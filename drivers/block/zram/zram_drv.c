@@ -545,7 +545,6 @@ static int zram_read_page(struct zram *zram, struct page *page, u32 index,
 		block = zram_get_handle(zram, index);
 	else
 		ret = zram_slot_read_from_ram(zram, page, index);
-	zram_slot_accessed(zram, index);
 	zram_slot_unlock(zram, index);
 	if (!wb)
 		return ret;
@@ -610,14 +609,34 @@ static int zram_bvec_write_partial(struct zram *zram, struct bio_vec *bv,
 	return ret;
 }
 
+/*
+ * Record a read of a slot once it succeeded (for a written-back slot: once
+ * the backing device read was issued), so that a read refused with -EAGAIN
+ * leaves the slot untouched. A REQ_NOWAIT bio does not wait for a busy
+ * slot: the update is then skipped and the slot only looks older to idle
+ * marking than it is.
+ */
+static void zram_slot_touch(struct zram *zram, u32 index, bool nowait)
+{
+	if (!zram_slot_lock_io(zram, index, nowait))
+		return;
+	zram_slot_accessed(zram, index);
+	zram_slot_unlock(zram, index);
+}
+
 static int zram_bvec_read(struct zram *zram, struct bio_vec *bv, u32 index,
 			  u32 offset, struct bio *bio)
 {
 	bool nowait = bio->bi_opf & REQ_NOWAIT;
+	int ret;
 
 	if (zram_bvec_partial(bv))
-		return zram_bvec_read_partial(zram, bv, index, offset, nowait);
-	return zram_read_page(zram, bv->bv_page, index, bio, nowait);
+		ret = zram_bvec_read_partial(zram, bv, index, offset, nowait);
+	else
+		ret = zram_read_page(zram, bv->bv_page, index, bio, nowait);
+	if (!ret)
+		zram_slot_touch(zram, index, nowait);
+	return ret;
 }
 
 static int zram_bvec_write(struct zram *zram, struct bio_vec *bv, u32 index,
@@ -649,9 +668,12 @@ static int zram_bvec_write(struct zram *zram, struct bio_vec *bv, u32 index,
  * zram_read_page() - zram_slot_lock_io(): trylock, -EAGAIN when busy.
  *	zram_slot_read_from_ram(): per-CPU stream under a local_lock and
  *	zs_map_object(), neither sleeps. ZRAM_WB slot: full page ->
- *	zram_wb_read(parent), which allocates with GFP_NOWAIT and returns
- *	-EAGAIN if it would block; partial -> a synchronous read would
- *	sleep, so -EAGAIN before anything is touched.
+ *	zram_wb_read(parent): -EAGAIN when the backing device lacks nowait
+ *	support (bdev_nowait()) or the GFP_NOWAIT bio allocation fails;
+ *	else a REQ_NOWAIT read bio_chain()ed to ours, whose BLK_STS_AGAIN
+ *	(backing device busy) reaches our bio through the chain. Partial ->
+ *	only the synchronous read (queue_work() + flush_work()) could serve
+ *	it, so -EAGAIN before anything is touched.
  * zram_bvec_read_partial() / zram_bvec_write_partial() - bounce page with
  *	GFP_NOWAIT; failure -> -EAGAIN.
  * zram_write_page() - zram_obj_prepare(): same-filled check (no
@@ -660,9 +682,13 @@ static int zram_bvec_write(struct zram *zram, struct bio_vec *bv, u32 index,
  *	zram_obj_alloc_blocking() is bypassed. mem_limit overflow is a real
  *	-ENOMEM (I/O error), as for blocking bios. Only then is the slot
  *	trylocked (-EAGAIN, object freed, slot untouched) and swapped.
- * zram_slot_accessed() - done under the slot lock already held, so the
- *	idle/access-time bookkeeping never needs a lock of its own.
+ * zram_slot_touch() - after a successful read only, so -EAGAIN leaves
+ *	the slot as it was; trylock, and the access-time/idle update is
+ *	skipped when the slot is busy. Writes do it in zram_slot_install()
+ *	under the lock they hold anyway.
  * bio_start_io_acct() / bio_end_io_acct() - per-CPU counters, never sleep.
+ *	A bio ended with BLK_STS_AGAIN is counted too (started accounting
+ *	cannot be cancelled), so its reissue counts twice in diskstats.
  * init_lock is not taken on this path (reset drains I/O first).
  */
 
