@@ -20,6 +20,16 @@ WB_METRICS = ["wall_s", "sys_s", "sys_all_s", "mbps", "pct_dev_bw",
               "bd_writes", "setup_wb_s"]
 IO_METRICS = ["iops", "ctx", "slat_p99_us", "clat_p99_us", "clat_mean_us",
               "cpu_sys_pct", "cpu_usr_pct"]
+LEGEND = [
+    "wall_s: `echo idle > writeback`; sys_s: its system CPU time in the "
+    "writer (bash time);",
+    "sys_all_s: system+irq+softirq of all CPUs (/proc/stat ticks, coarse "
+    "and undercounting under TCG);",
+    "mbps: bd_writes delta * 4 KiB / wall_s; pct_dev_bw: of the device's fio "
+    "128k qd8 sequential write (CPU bound under TCG);",
+    "setup_wb_s: untimed writeback of 2x the data that fragments the "
+    "bitmap; io: fio 4 KiB, O_DIRECT, 2 jobs, io_uring qd16 / psync.",
+]
 PAGE = 4096
 MIB = 1 << 20
 
@@ -58,11 +68,15 @@ def writeback_records(raw, bw):
     if not os.path.exists(path):
         return []
     runs = {}
+    knobs = {}
     with open(path, encoding="utf-8") as f:
         for line in f:
             r = kv_line(line)
             if not r:
                 continue
+            knobs[r["driver"]] = {k: r.get(k, "-") for k in
+                                  ("wb_max_bio_pages",
+                                   "writeback_batch_size")}
             wall = float(r["wall_s"])
             vals = {k: float(r[k]) for k in
                     ("wall_s", "sys_s", "sys_all_s", "bd_writes",
@@ -82,7 +96,7 @@ def writeback_records(raw, bw):
     for (dev, bitmap, drv, m), v in sorted(runs.items()):
         recs.append(median_record({"suite": "writeback", "device": dev,
                                    "bitmap": bitmap, "driver": drv,
-                                   "metric": m}, v))
+                                   "metric": m, "knobs": knobs[drv]}, v))
     return recs
 
 
@@ -152,7 +166,10 @@ def table(head, rows):
 def writeback_table(recs):
     idx = {(r["device"], r["bitmap"], r["driver"], r["metric"]): r
            for r in recs}
-    lines = []
+    knobs = {r["driver"]: r["knobs"] for r in recs if r.get("knobs")}
+    lines = ["", "writeback knobs: " + "; ".join(
+        "%s %s" % (d, " ".join("%s=%s" % kv for kv in sorted(k.items())))
+        for d, k in sorted(knobs.items()))] if knobs else []
     cases = sorted({(r["device"], r["bitmap"]) for r in recs
                     if r["bitmap"]}, key=lambda c: (c[0], c[1] != "fresh"))
     for dev, bitmap in cases:
@@ -209,10 +226,12 @@ def main():
              % (params.get("kernel"), params.get("bench_mb"),
                 params.get("runs"), params.get("io_mb"),
                 params.get("io_secs"))]
+    lines.append("ours: commit/sha256 %s (git log -1 of drivers/block/zram)"
+                 % params.get("ours_rev"))
     if params.get("stock_as_ours") == "1":
         lines.append("DEVELOPMENT RUN: \"ours\" is stock zram.ko "
                      "(--stock-as-ours)")
-    lines += writeback_table(wb) + io_table(io)
+    lines += LEGEND + writeback_table(wb) + io_table(io)
     with open(txt_out, "w", encoding="utf-8") as f:
         f.write("\n".join(lines) + "\n")
 

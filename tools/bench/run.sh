@@ -13,14 +13,18 @@
 #   --quick          tiny sizes for a smoke test (BENCH_MB=16, 1 run,
 #                    BENCH_IO_SECS=2, BENCH_IO_MB=32) unless set otherwise
 # Environment (defaults in brackets):
-#   BENCH_MB [128]       MiB written back per case (fragmented: 2x written
-#                        first); 128 keeps the whole run near 20 min under
-#                        TCG, 512 takes over an hour
+#   BENCH_MB [64]        MiB written back per case (fragmented: 2x written
+#                        and written back first); 64 keeps the whole run
+#                        near 20 min under TCG on a busy 2-core host, 512
+#                        takes about 2 h
 #   BENCH_RUNS [3]       runs per case
+#   BENCH_DEVBW_SECS [5] fio run measuring each backing device's bandwidth
 #   BENCH_SUITES ["writeback io"]
 #   BENCH_DEVICES ["flash nvme virtio"]  BENCH_BITMAPS ["fresh fragmented"]
+#   BENCH_VIRTIO_BITMAPS ["fresh"]  bitmaps on the virtio disk (its
+#                        fragmented cases cost ~4 min per run)
 #   BENCH_DRIVERS ["stock ours-upstream-like ours"]
-#   BENCH_IO_MB [256]    BENCH_IO_SECS [10]  BENCH_IO_ENGINES ["io_uring psync"]
+#   BENCH_IO_MB [128]    BENCH_IO_SECS [10]  BENCH_IO_ENGINES ["io_uring psync"]
 #   BENCH_UL_BIO_KNOB    debugfs knob for one page per bio (auto-detected)
 #   BENCH_TIMEOUT [3000] seconds before the VM is killed
 #   ZRAM_KO              our module as the host sees it
@@ -46,15 +50,17 @@ while [ $# -gt 0 ]; do
 	esac
 done
 
-: "${BENCH_MB:=128}" "${BENCH_RUNS:=3}" "${BENCH_SUITES:=writeback io}"
+: "${BENCH_MB:=64}" "${BENCH_RUNS:=3}" "${BENCH_SUITES:=writeback io}"
 : "${BENCH_DEVICES:=flash nvme virtio}" "${BENCH_BITMAPS:=fresh fragmented}"
+: "${BENCH_VIRTIO_BITMAPS:=fresh}" "${BENCH_DEVBW_SECS:=5}"
 : "${BENCH_DRIVERS:=stock ours-upstream-like ours}"
-: "${BENCH_IO_MB:=256}" "${BENCH_IO_SECS:=10}"
+: "${BENCH_IO_MB:=128}" "${BENCH_IO_SECS:=10}"
 : "${BENCH_IO_ENGINES:=io_uring psync}" "${BENCH_TIMEOUT:=3000}"
 ko=${ZRAM_KO:-$repo/drivers/block/zram/zram.ko}
 
 if [ "$stock_as_ours" = 0 ] && [ ! -e "$ko" ]; then
-	die "our module $ko is not built (make module); for a stock-vs-stock development run pass --stock-as-ours"
+	die "our module $ko is not built (make module);" \
+		"pass --stock-as-ours for a stock-vs-stock development run"
 fi
 case $ko in
 "$repo"/*) ;;
@@ -81,15 +87,28 @@ trap cleanup EXIT
 
 envs=()
 for v in BENCH_MB BENCH_RUNS BENCH_SUITES BENCH_DEVICES BENCH_BITMAPS \
+	BENCH_VIRTIO_BITMAPS BENCH_DEVBW_SECS \
 	BENCH_DRIVERS BENCH_IO_MB BENCH_IO_SECS BENCH_IO_ENGINES; do
 	envs+=(--env "$v=${!v}")
 done
+# The guest loads a snapshot, so a rebuild during the run changes nothing.
+ko_rev=none
+if [ "$stock_as_ours" = 0 ]; then
+	cp "$ko" "$raw/zram.ko"
+	ko=$raw/zram.ko
+	ko_rev=$(git -C "$repo" log -1 --format=%h -- drivers/block/zram)
+	[ -z "$(git -C "$repo" status --porcelain -- drivers/block/zram)" ] ||
+		ko_rev=$ko_rev-dirty
+	ko_rev=$ko_rev/$(sha256sum "$ko" | cut -c1-12)
+fi
 envs+=(--env "BENCH_STOCK_AS_OURS=$stock_as_ours"
-	--env "ZRAM_KO=/repo/${ko#"$repo"/}")
+	--env "ZRAM_KO=/repo/${ko#"$repo"/}" --env "BENCH_KO_REV=$ko_rev")
 [ -z "${BENCH_UL_BIO_KNOB:-}" ] ||
 	envs+=(--env "BENCH_UL_BIO_KNOB=$BENCH_UL_BIO_KNOB")
 
-echo "[bench] BENCH_MB=$BENCH_MB BENCH_RUNS=$BENCH_RUNS suites '$BENCH_SUITES'" \
+echo "[bench] BENCH_MB=$BENCH_MB BENCH_RUNS=$BENCH_RUNS" \
+	"suites '$BENCH_SUITES' bitmaps '$BENCH_BITMAPS'" \
+	"(virtio '$BENCH_VIRTIO_BITMAPS')" \
 	"devices '$BENCH_DEVICES' io ${BENCH_IO_MB} MiB x ${BENCH_IO_SECS}s" \
 	"stock-as-ours=$stock_as_ours; raw results in $raw"
 start=$SECONDS

@@ -5,8 +5,9 @@
 # stock zram.ko and ours alternately, and leaves raw results in /out for
 # tools/bench/report.py on the host. Started by tools/bench/run.sh.
 # Environment: BENCH_SUITES, BENCH_MB, BENCH_RUNS, BENCH_DEVICES,
-# BENCH_BITMAPS, BENCH_DRIVERS, BENCH_IO_MB, BENCH_IO_SECS,
-# BENCH_IO_ENGINES, BENCH_IO_DRIVERS, BENCH_STOCK_AS_OURS (see run.sh).
+# BENCH_BITMAPS, BENCH_VIRTIO_BITMAPS, BENCH_DRIVERS, BENCH_IO_MB,
+# BENCH_DEVBW_SECS, BENCH_IO_SECS, BENCH_IO_ENGINES, BENCH_IO_DRIVERS,
+# BENCH_STOCK_AS_OURS (see run.sh).
 
 # shellcheck source-path=SCRIPTDIR
 set -euo pipefail
@@ -20,16 +21,20 @@ shopt -s inherit_errexit
 . "$(dirname "$0")/io.sh"
 
 : "${BENCH_SUITES:=writeback io}"
-: "${BENCH_MB:=128}" "${BENCH_RUNS:=3}"
+: "${BENCH_MB:=64}" "${BENCH_RUNS:=3}"
 : "${BENCH_DEVICES:=flash nvme virtio}" "${BENCH_BITMAPS:=fresh fragmented}"
+: "${BENCH_VIRTIO_BITMAPS:=fresh}" "${BENCH_DEVBW_SECS:=5}"
 : "${BENCH_DRIVERS:=stock ours-upstream-like ours}"
-: "${BENCH_IO_MB:=256}" "${BENCH_IO_SECS:=10}"
+: "${BENCH_IO_MB:=128}" "${BENCH_IO_SECS:=10}"
 : "${BENCH_IO_ENGINES:=io_uring psync}" "${BENCH_IO_DRIVERS:=stock ours}"
 
 {
 	echo "kernel=$(uname -r) cpus=$(nproc) bench_mb=$BENCH_MB runs=$BENCH_RUNS"
+	echo "devices=${BENCH_DEVICES// /,} bitmaps=${BENCH_BITMAPS// /,}"
+	echo "virtio_bitmaps=${BENCH_VIRTIO_BITMAPS// /,}"
 	echo "io_mb=$BENCH_IO_MB io_secs=$BENCH_IO_SECS"
 	echo "stock_as_ours=${BENCH_STOCK_AS_OURS:-0} fio=$(fio --version)"
+	echo "ours_rev=${BENCH_KO_REV:-?}"
 } >"$out/params.txt"
 : >"$out/writeback.txt"
 say "suites: $BENCH_SUITES; $(tr '\n' ' ' <"$out/params.txt")"

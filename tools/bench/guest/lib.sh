@@ -15,7 +15,7 @@ zsys=/sys/block/zram0
 zdbg=/sys/kernel/debug/zram/zram0
 # every fio run writes the same data: fixed seed, ~50% compressible 4 KiB
 fio_data=(--randseed=20261129 --buffer_compress_percentage=50
-	--refill_buffers --buffer_compress_chunk=4k)
+	--refill_buffers --buffer_compress_chunk=4k --eta=never)
 export bench_dir
 
 say() { printf '[bench %6.1fs] %s\n' "$(uptime_s)" "$*"; }
@@ -86,7 +86,8 @@ set_knob() {
 #   stock, ours: defaults
 #   ours-upstream-like: one page per bio, 32 bios in flight (upstream 6.19)
 # The debugfs knob name comes from BENCH_UL_BIO_KNOB (default: the first of
-# wb_max_bio_pages, max_bio_pages, wb_bio_pages found in debugfs).
+# wb_max_bio_pages, max_bio_pages, wb_bio_pages found in debugfs; our
+# driver creates it when the backing device is attached).
 set_strategy() {
 	local drv=$1 knob=${BENCH_UL_BIO_KNOB:-} k
 
@@ -115,6 +116,16 @@ fill() {
 	fio --name=fill --filename="$1" --rw=write --bs=128k --direct=1 \
 		--ioengine=psync --size="$2M" "${fio_data[@]}" \
 		--output-format=terse >/dev/null || die "fio fill of $1 failed"
+}
+
+# Prints the writeback knobs in effect as key=value (- when absent).
+strategy_values() {
+	local bio=- batch=-
+
+	[ ! -r "$zdbg/wb_max_bio_pages" ] || read -r bio <"$zdbg/wb_max_bio_pages"
+	[ ! -r "$zsys/writeback_batch_size" ] ||
+		read -r batch <"$zsys/writeback_batch_size"
+	echo "wb_max_bio_pages=$bio writeback_batch_size=$batch"
 }
 
 # bd_stat field: 1 = bd_count, 2 = bd_reads, 3 = bd_writes (pages)
