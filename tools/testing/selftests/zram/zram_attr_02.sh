@@ -20,7 +20,7 @@ other=
 for a in "${algs[@]}"; do
 	case $a in \[*) ;; *) other=$a ;; esac
 done
-nr_pages=$((32 * 256))
+# page_index out of range is in zram_wb_01: its errno depends on the ABI
 
 rows=(
 	"disksize|64M|EBUSY"
@@ -35,7 +35,6 @@ rows=(
 	"idle|1.5|EINVAL"
 	"writeback|idle|ENODEV"
 	"writeback|bogus|EINVAL"
-	"writeback|page_index=$nr_pages|EINVAL"
 	"writeback|page_index=-1|EINVAL"
 	"writeback_limit|abc|EINVAL"
 	"writeback_limit_enable|abc|EINVAL"

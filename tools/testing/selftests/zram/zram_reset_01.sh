@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: GPL-2.0
 #
 # reset: EBUSY while the device is open (file descriptor or mount), data
-# intact; succeeds once closed and returns the device to the uninitialized
+# intact (hot_remove too); succeeds once closed and returns the device to the uninitialized
 # state; writing 0 gives EINVAL.
 
 . "$(dirname "$0")/zram_lib.sh"
@@ -13,12 +13,15 @@ zram_init 32M || ktap_skip_all "cannot set disksize"
 zram_fill_pages "$ZRAM_DEV" 0 64 text
 sum=$(zram_read_all "$ZRAM_DEV")
 
-ktap_plan 10
+ktap_plan 12
 
 exec 3<"$ZRAM_DEV"
 ktap_check "reset with an open descriptor -> EBUSY" expect_errno EBUSY "$ZRAM_SYS/reset" 1
 ktap_eq "data intact after the refused reset" "$(zram_read_all "$ZRAM_DEV")" "$sum"
 ktap_eq "disksize unchanged" "$(cat "$ZRAM_SYS/disksize")" $((32 << 20))
+ktap_check "hot_remove with an open descriptor -> EBUSY" \
+	expect_errno EBUSY "$ZRAM_CONTROL/hot_remove" "$ZRAM_ID"
+ktap_eq "data intact after the refused hot_remove" "$(zram_read_all "$ZRAM_DEV")" "$sum"
 exec 3<&-
 
 zram_mktemp_dir

@@ -16,8 +16,8 @@ zram_require_writeback
 zram_attr_exists writeback_limit || ktap_skip_all "no writeback_limit attribute"
 zram_nullb 16 || ktap_skip_all "cannot create null_blk"
 fast=$NULLB
-# 0.5 ms per backing-device write, for the concurrent case
-zram_nullb 16 irqmode=2 completion_nsec=500000 || ktap_skip_all "cannot create null_blk"
+# 2 ms per backing-device write, for the concurrent case
+zram_nullb 16 irqmode=2 completion_nsec=2000000 || ktap_skip_all "cannot create null_blk"
 slow=$NULLB
 
 limits=(1 3 31 32 33)
@@ -74,6 +74,8 @@ done
 # concurrent updates: while a slow writeback runs, the limit is set to 5;
 # from then on at most 5 more pages may be written.
 setup "$slow" 1024 || ktap_bail "setup failed"
+# one write in flight at a time, so the writeback lasts long enough
+zram_attr_exists writeback_batch_size && echo 1 >"$ZRAM_SYS/writeback_batch_size"
 echo 1 >"$ZRAM_SYS/writeback_limit_enable"
 echo 100000 >"$ZRAM_SYS/writeback_limit"
 zram_write "$ZRAM_SYS/writeback" idle >/tmp/zram-wb3.$$ &
@@ -89,7 +91,13 @@ r=$(cat /tmp/zram-wb3.$$)
 rm -f /tmp/zram-wb3.$$
 final=$(bd_writes)
 ktap_info "writes when the limit was set: $w_after, final: $final, result: $r"
-ktap_check "limit set during writeback is not exceeded" test "$final" -le $((w_after + 5))
-ktap_eq "that writeback ends with EIO" "$r" EIO
+if [ "$w_after" -ge 1024 ]; then
+	ktap_skip "limit set during writeback is not exceeded" "writeback ended first"
+	ktap_skip "that writeback ends with EIO" "writeback ended first"
+else
+	ktap_check "limit set during writeback is not exceeded" \
+		test "$final" -le $((w_after + 5))
+	ktap_eq "that writeback ends with EIO" "$r" EIO
+fi
 
 ktap_finish

@@ -1,0 +1,141 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# REQ_NOWAIT under io_uring: fio random reads and writes (4-64 KiB, so
+# multi-page bios, O_DIRECT, crc32c verify) over a zram device whose data
+# is partly written back to a memory-backed null_blk (which supports
+# nowait), while idle writebacks run in a loop. io_uring issues every bio
+# with REQ_NOWAIT first and reissues it whole, from a worker, if it ends
+# with BLK_STS_AGAIN: that must stay invisible to the application (fio
+# sees no error, no EAGAIN, no short I/O, and every block verifies).
+# Runs on stock zram too (io_uring then falls back on EOPNOTSUPP).
+
+. "$(dirname "$0")/zram_lib.sh"
+
+zram_require_basic
+zram_require_cmd fio
+zram_require_nullb
+zram_add || ktap_skip_all "cannot hot_add a zram device"
+zram_require_writeback
+zram_nullb 64 || ktap_skip_all "cannot create null_blk"
+
+work=$(mktemp -d /tmp/zram-nowait.XXXXXX) || ktap_skip_all "no /tmp"
+zram_defer rm -rf "$work"
+stop=$work/stop
+wb_log=$work/writeback.log
+
+# nowait_fio_json FILE DIR KEY: a value from fio's JSON output (one job or
+# group_reporting). DIR is job (top-level fields), read or write; KEY is a
+# field of that level (error, short_ios, total_ios...) or SECT_FIELD with
+# SECT slat/clat/lat (slat_mean, clat_p99 for the 99th percentile).
+nowait_fio_json() {
+	awk -v want="$2.$3" '
+	{
+		match($0, /^ */)
+		ind = RLENGTH
+		line = substr($0, ind + 1)
+		if (line !~ /^"[^"]*" : /)
+			next
+		k = line
+		sub(/^"/, "", k)
+		sub(/".*/, "", k)
+		v = line
+		sub(/^"[^"]*" : /, "", v)
+		sub(/,$/, "", v)
+	}
+	ind == 6 {
+		s = ""
+		d = "job"
+		if (v == "{" && k ~ /^(read|write|trim|sync)$/)
+			d = k
+		else
+			val["job." k] = v
+	}
+	ind == 8 {
+		s = ""
+		if (v == "{" && k ~ /_ns$/)
+			s = substr(k, 1, length(k) - 3)
+		else
+			val[d "." k] = v
+	}
+	ind == 10 && s != "" && v != "{" { val[d "." s "_" k] = v }
+	ind == 12 && s != "" && k == "99.000000" { val[d "." s "_p99"] = v }
+	END { print val[want] }' "$1"
+}
+
+# The writeback loop of the test: mark everything idle and write it back,
+# until fio is done.
+writeback_loop() {
+	local runs=0 fails=0
+
+	while [ ! -e "$stop" ] && [ "$runs" -lt 200 ]; do
+		echo all >"$ZRAM_SYS/idle" 2>/dev/null || fails=$((fails + 1))
+		echo idle >"$ZRAM_SYS/writeback" 2>/dev/null || fails=$((fails + 1))
+		runs=$((runs + 1))
+		sleep 0.2
+	done
+	echo "$runs $fails" >"$wb_log"
+}
+
+if ! fio --name=probe --filename="$NULLB" --ioengine=io_uring --direct=1 \
+	--rw=read --bs=4k --size=4k >/dev/null 2>&1; then
+	ktap_skip_all "fio cannot use io_uring here"
+fi
+
+ktap_plan 9
+
+echo "$NULLB" >"$ZRAM_SYS/backing_dev" || ktap_bail "cannot set backing_dev"
+zram_init 64M || ktap_bail "cannot set disksize"
+
+# 32 MiB of half-compressible data, then all of it written back: the
+# workload below starts on slots that live on the backing device.
+fio --name=fill --filename="$ZRAM_DEV" --ioengine=io_uring --direct=1 \
+	--rw=write --bs=64k --size=32M --buffer_compress_percentage=50 \
+	--refill_buffers >/dev/null 2>&1 || ktap_bail "cannot fill the device"
+echo all >"$ZRAM_SYS/idle"
+echo idle >"$ZRAM_SYS/writeback"
+before=$(bd_writes)
+ktap_info "written back before the workload: $before pages"
+ktap_check "setup: part of the data is on the backing device" [ "$before" -gt 0 ]
+
+writeback_loop &
+wb_pid=$!
+zram_defer kill "$wb_pid"
+
+# two jobs on disjoint 16 MiB halves; verify_backlog checks written blocks
+# while the workload (and the writebacks) still run, and everything
+# written is checked again at the end
+fio --name=nowait-rw --filename="$ZRAM_DEV" --ioengine=io_uring --direct=1 \
+	--rw=randrw --bsrange=4k-64k --iodepth=16 --numjobs=2 --size=16M \
+	--offset_increment=16M --loops=2 --verify=crc32c --verify_backlog=128 \
+	--verify_fatal=1 --buffer_compress_percentage=50 --refill_buffers \
+	--group_reporting --output-format=json --output="$work/fio.json" \
+	>"$work/fio.err" 2>&1
+fio_rc=$?
+touch "$stop"
+wait "$wb_pid"
+
+read -r wb_runs wb_fails <"$wb_log"
+ktap_info "writebacks during the workload: $wb_runs, failed writes: $wb_fails," \
+	"pages written back meanwhile: $(($(bd_writes) - before))"
+sed 's/^/# fio: /' "$work/fio.err" | head -20
+
+ktap_eq "fio exits 0" "$fio_rc" 0
+ktap_eq "fio reports no error" "$(nowait_fio_json "$work/fio.json" job error)" 0
+if grep -q -i -E 'verify|crc32c' "$work/fio.err"; then
+	ktap_not_ok "no verify error"
+else
+	ktap_ok "no verify error"
+fi
+if grep -q -E 'Resource temporarily unavailable|error=11|err=11' \
+	"$work/fio.err" "$work/fio.json"; then
+	ktap_not_ok "no EAGAIN reaches the application"
+else
+	ktap_ok "no EAGAIN reaches the application"
+fi
+ktap_eq "no short reads" "$(nowait_fio_json "$work/fio.json" read short_ios)" 0
+ktap_eq "no short writes" "$(nowait_fio_json "$work/fio.json" write short_ios)" 0
+ktap_check "writebacks ran during the workload" [ "$wb_runs" -gt 0 ]
+ktap_eq "every writeback write succeeded" "$wb_fails" 0
+
+ktap_finish
