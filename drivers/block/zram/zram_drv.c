@@ -1188,6 +1188,85 @@ static ssize_t comp_algorithm_store(struct device *dev,
 	return len;
 }
 
+/**
+ * struct zram_algo_params - parsed algorithm_params input
+ * @prio: compressor priority; 0 is the only one (no recompression)
+ * @algo: "algo=" value, or NULL
+ * @level: "level=" value was given
+ * @dict: "dict=" value was given
+ */
+struct zram_algo_params {
+	int prio;
+	const char *algo;
+	bool level;
+	bool dict;
+};
+
+/* Parse "key=value ..." in place; unknown keys are ignored. */
+static int zram_parse_algo_params(char *args, struct zram_algo_params *p)
+{
+	char *param, *val;
+	int level;
+	int ret;
+
+	args = skip_spaces(args);
+	while (*args) {
+		args = next_arg(args, &param, &val);
+		if (!val || !*val)
+			return -EINVAL;
+		if (!strcmp(param, "priority")) {
+			ret = kstrtoint(val, 10, &p->prio);
+			if (ret)
+				return ret;
+		} else if (!strcmp(param, "level")) {
+			ret = kstrtoint(val, 10, &level);
+			if (ret)
+				return ret;
+			p->level = true;
+		} else if (!strcmp(param, "algo")) {
+			p->algo = val;
+		} else if (!strcmp(param, "dict")) {
+			p->dict = true;
+		}
+	}
+	return 0;
+}
+
+/*
+ * algorithm_params: same syntax and validation as upstream. The crypto
+ * API's comp transforms take neither a level nor a dictionary, so asking
+ * for either is refused with -EOPNOTSUPP rather than silently ignored;
+ * a write without them (a reset to defaults) succeeds.
+ */
+static ssize_t algorithm_params_store(struct device *dev,
+				      struct device_attribute *attr,
+				      const char *buf, size_t len)
+{
+	char *args __free(kfree) = kstrdup(buf, GFP_KERNEL);
+	struct zram *zram = dev_to_zram(dev);
+	struct zram_algo_params p = {};
+	int ret;
+
+	if (!args)
+		return -ENOMEM;
+	ret = zram_parse_algo_params(args, &p);
+	if (ret)
+		return ret;
+
+	guard(rwsem_read)(&zram->init_lock);
+	/* algo= selects the priority of that algorithm: only ours, 0. */
+	if (p.algo) {
+		if (strcmp(p.algo, zram->comp_name))
+			return -EINVAL;
+		p.prio = 0;
+	}
+	if (p.prio != 0)
+		return -EINVAL;
+	if (p.level || p.dict)
+		return -EOPNOTSUPP;
+	return len;
+}
+
 static ssize_t compact_store(struct device *dev, struct device_attribute *attr,
 			     const char *buf, size_t len)
 {
@@ -1262,6 +1341,7 @@ static DEVICE_ATTR_RW(comp_algorithm);
 static DEVICE_ATTR_RO(io_stat);
 static DEVICE_ATTR_RO(mm_stat);
 static DEVICE_ATTR_RO(debug_stat);
+static DEVICE_ATTR_WO(algorithm_params);
 
 static struct attribute *zram_disk_attrs[] = {
 	&dev_attr_disksize.attr,
@@ -1276,6 +1356,7 @@ static struct attribute *zram_disk_attrs[] = {
 	&dev_attr_io_stat.attr,
 	&dev_attr_mm_stat.attr,
 	&dev_attr_debug_stat.attr,
+	&dev_attr_algorithm_params.attr,
 	NULL,
 };
 
