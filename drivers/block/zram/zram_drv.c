@@ -308,8 +308,9 @@ out_unmap:
 	return same;
 }
 
-/* Compress @page with the held stream; sizes from huge_class_size up
- * are turned into PAGE_SIZE (store uncompressed).
+/*
+ * Compress @page with the held stream; sizes from huge_class_size up are
+ * turned into PAGE_SIZE (store uncompressed).
  */
 static int zram_compress(struct zram *zram, struct zcomp_strm *zstrm,
 			 struct page *page, unsigned int *size)
@@ -419,15 +420,18 @@ static int zram_check_mem_limit(struct zram *zram)
 {
 	unsigned long pages = zs_get_total_pages(zram->mem_pool);
 	long max = atomic_long_read(&zram->stats.max_used_pages);
+	unsigned long limit;
 
 	while (pages > max &&
 	       !atomic_long_try_cmpxchg(&zram->stats.max_used_pages,
 					&max, pages))
 		;
-	/* limit_pages is read without init_lock: a racing store may be
-	 * seen one write late, which is harmless.
+	/*
+	 * Read without init_lock (the I/O path never takes it): a racing
+	 * mem_limit store is seen one write late, which is harmless.
 	 */
-	if (zram->limit_pages && pages > READ_ONCE(zram->limit_pages))
+	limit = READ_ONCE(zram->limit_pages);
+	if (limit && pages > limit)
 		return -ENOMEM;
 	return 0;
 }
@@ -549,11 +553,13 @@ static int zram_read_page(struct zram *zram, struct page *page, u32 index,
 	if (!wb)
 		return ret;
 	/*
-	 * Race tolerated: once unlocked, the slot may be overwritten and
-	 * its block freed and reused by a writeback before our read is
-	 * issued. The block layer does not order a read against a write
-	 * to the same sector issued concurrently either, so the caller
-	 * gets old or new data, as it would from any disk.
+	 * Race tolerated (upstream has the same window): once unlocked, a
+	 * write or discard of this very sector may free the block, and a
+	 * writeback may reuse it for another slot before our read is
+	 * issued; the read then returns that slot's data. This needs a
+	 * read racing a write/discard of the same sector, whose result the
+	 * block layer leaves undefined; swap never does that (the swap
+	 * cache serialises a slot's read against its free).
 	 */
 	return zram_wb_read(zram, page, block, parent);
 }
