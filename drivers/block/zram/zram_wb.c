@@ -774,6 +774,17 @@ static int zram_wb_parse_index(const char *val, unsigned long nr_pages,
 	return *index < nr_pages ? 0 : -ERANGE;
 }
 
+/* "N": the one slot N. */
+static int zram_wb_parse_slot(const char *val, unsigned long nr_pages,
+			      struct zram_wb_op *op)
+{
+	int ret;
+
+	ret = zram_wb_parse_index(val, nr_pages, &op->lo);
+	op->hi = op->lo + 1;
+	return ret;
+}
+
 /* "A-B": slot indexes A to B inclusive, A <= B < @nr_pages. */
 static int zram_wb_parse_range(char *val, unsigned long nr_pages,
 			       struct zram_wb_op *op)
@@ -800,55 +811,61 @@ static int zram_wb_parse_range(char *val, unsigned long nr_pages,
  * zram_wb_parse_param - parse one writeback parameter
  * @param: the parameter, modified
  * @nr_pages: device size in pages
- * @op: out, what to write back
- *
- * "idle", "huge", "huge_idle", "incompressible" and "type=<one of them>"
- * select matching slots of the whole device; "page_index=N" the slot N and
- * "page_indexes=A-B" the slots A to B, whatever their state.
+ * @mode: in/out, the mode; set by "idle", "huge", "huge_idle",
+ *	"incompressible" or "type=<one of them>", at most once
+ * @op: out, the slot range of "page_index=N" (slot N) or
+ *	"page_indexes=A-B" (slots A to B)
  *
  * Context: any.
- * Return: 0, -EINVAL for bad syntax, -ERANGE for an index out of range.
+ * Return: 1 when @op was filled, 0 when @mode was set, -EINVAL for bad
+ * syntax or a second mode, -ERANGE for an index out of range.
  */
 static int zram_wb_parse_param(char *param, unsigned long nr_pages,
-			       struct zram_wb_op *op)
+			       int *mode, struct zram_wb_op *op)
 {
 	char *val = strchr(param, '=');
+	unsigned int parsed;
 	int ret;
 
-	op->mode = 0;
-	op->lo = 0;
-	op->hi = nr_pages;
-	if (!val)
-		return zram_wb_parse_mode(param, &op->mode);
-	*val++ = '\0';
-	if (!strcmp(param, "type"))
-		return zram_wb_parse_mode(val, &op->mode);
+	if (val)
+		*val++ = '\0';
+	if (!val || !strcmp(param, "type")) {
+		ret = zram_wb_parse_mode(val ? val : param, &parsed);
+		if (ret || *mode >= 0)
+			return -EINVAL;
+		*mode = parsed;
+		return 0;
+	}
 	if (!strcmp(param, "page_indexes"))
-		return zram_wb_parse_range(val, nr_pages, op);
-	if (strcmp(param, "page_index"))
+		ret = zram_wb_parse_range(val, nr_pages, op);
+	else if (!strcmp(param, "page_index"))
+		ret = zram_wb_parse_slot(val, nr_pages, op);
+	else
 		return -EINVAL;
-	ret = zram_wb_parse_index(val, nr_pages, &op->lo);
-	op->hi = op->lo + 1;
-	return ret;
+	return ret ? ret : 1;
 }
 
 /**
  * zram_wb_parse - parse what was written to the writeback attribute
  * @buf: space-separated parameters, see zram_wb_parse_param()
  * @nr_pages: device size in pages
- * @opsp: out, array of parsed parameters, to kfree()
+ * @opsp: out, array of slot ranges to write back in order, to kfree()
+ *
+ * Slot ranges are kept in the order given and may repeat or overlap. The
+ * mode, if any, applies to all of them; a mode without a range applies to
+ * the whole device. A range without a mode takes any stored slot.
  *
  * Context: process context; may sleep.
- * Return: number of parameters (at least 1), -EINVAL (syntax, or none),
- * -ERANGE, or -ENOMEM. On error nothing is allocated.
+ * Return: number of ranges (at least 1), -EINVAL (syntax, or nothing
+ * given), -ERANGE, or -ENOMEM. On error nothing is allocated.
  */
 static int zram_wb_parse(const char *buf, unsigned long nr_pages,
 			 struct zram_wb_op **opsp)
 {
 	char *args __free(kfree) = kstrdup(buf, GFP_KERNEL);
 	struct zram_wb_op *ops __free(kfree) = NULL;
+	int nr = 0, mode = -1, i, ret;
 	char *cur, *param;
-	int nr = 0, ret;
 
 	if (!args)
 		return -ENOMEM;
@@ -860,13 +877,20 @@ static int zram_wb_parse(const char *buf, unsigned long nr_pages,
 	while ((param = strsep(&cur, " \t\n"))) {
 		if (!*param)
 			continue;
-		ret = zram_wb_parse_param(param, nr_pages, &ops[nr]);
-		if (ret)
+		ret = zram_wb_parse_param(param, nr_pages, &mode, &ops[nr]);
+		if (ret < 0)
 			return ret;
-		nr++;
+		nr += ret;
 	}
-	if (!nr)
-		return -EINVAL;
+	if (!nr) {
+		if (mode < 0)
+			return -EINVAL;
+		ops[0].lo = 0;
+		ops[0].hi = nr_pages;
+		nr = 1;
+	}
+	for (i = 0; i < nr; i++)
+		ops[i].mode = mode < 0 ? 0 : mode;
 	*opsp = no_free_ptr(ops);
 	return nr;
 }
