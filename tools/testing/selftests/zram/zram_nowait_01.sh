@@ -7,7 +7,10 @@
 # nowait), while idle writebacks run in a loop. io_uring issues every bio
 # with REQ_NOWAIT first and reissues it whole, from a worker, if it ends
 # with BLK_STS_AGAIN: that must stay invisible to the application (fio
-# sees no error, no EAGAIN, no short I/O, and every block verifies).
+# sees no error, no EAGAIN, no short I/O, and every block verifies), and
+# the driver's counters must still add up: every one of the 8192 written
+# slots is counted once in orig_data_size, and bd_count matches the slots
+# block_state shows as written back.
 # Runs on stock zram too (io_uring then falls back on EOPNOTSUPP).
 
 . "$(dirname "$0")/zram_lib.sh"
@@ -82,7 +85,7 @@ if ! fio --name=probe --filename="$NULLB" --ioengine=io_uring --direct=1 \
 	ktap_skip_all "fio cannot use io_uring here"
 fi
 
-ktap_plan 9
+ktap_plan 11
 
 echo "$NULLB" >"$ZRAM_SYS/backing_dev" || ktap_bail "cannot set backing_dev"
 zram_init 64M || ktap_bail "cannot set disksize"
@@ -137,5 +140,14 @@ ktap_eq "no short reads" "$(nowait_fio_json "$work/fio.json" read short_ios)" 0
 ktap_eq "no short writes" "$(nowait_fio_json "$work/fio.json" write short_ios)" 0
 ktap_check "writebacks ran during the workload" [ "$wb_runs" -gt 0 ]
 ktap_eq "every writeback write succeeded" "$wb_fails" 0
+ktap_eq "orig_data_size counts each written slot once" \
+	"$(zram_field mm_stat 1)" $((32 << 20))
+if [ -r "$(zram_block_state_file)" ]; then
+	ktap_eq "bd_count matches the written-back slots in block_state" \
+		"$(zram_block_state_count w)" "$(bd_count)"
+else
+	ktap_skip "bd_count matches the written-back slots in block_state" \
+		"no debugfs block_state"
+fi
 
 ktap_finish
