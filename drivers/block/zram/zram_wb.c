@@ -414,16 +414,24 @@ static void zram_wb_commit(struct zram_wb_ctl *ctl, struct zram_wb_req *req)
  * @all: wait until no request is in flight; otherwise wait until at least
  *	one request completed or none is in flight
  *
- * Completed requests return to @ctl->free. Sleeping here flushes the
- * caller's block plug, so plugged bios cannot be waited for forever.
+ * Completed requests return to @ctl->free. The caller's block plug, if
+ * any, is flushed before waiting, so no plugged bio is waited for.
  *
  * Context: process context, zram_wb.lock held; sleeps.
  */
 static void zram_wb_reap(struct zram_wb_ctl *ctl, bool all)
 {
+	struct blk_plug *plug = current->plug;
 	struct zram_wb_req *req, *tmp;
 	LIST_HEAD(done);
 
+	/*
+	 * Sleeping with the plug held would flush it from the scheduler,
+	 * which hands the dispatch to kblockd: one extra context switch per
+	 * wait. Flush it here instead and plug again afterwards.
+	 */
+	if (plug)
+		blk_finish_plug(plug);
 	spin_lock_irq(&ctl->lock);
 	if (all)
 		wait_event_lock_irq(ctl->wait, !ctl->inflight, ctl->lock);
@@ -433,6 +441,8 @@ static void zram_wb_reap(struct zram_wb_ctl *ctl, bool all)
 				    ctl->lock);
 	list_splice_init(&ctl->done, &done);
 	spin_unlock_irq(&ctl->lock);
+	if (plug)
+		blk_start_plug(plug);
 
 	list_for_each_entry_safe(req, tmp, &done, node) {
 		zram_wb_commit(ctl, req);
