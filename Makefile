@@ -43,7 +43,7 @@ unit:
 check-host: module sparse checkpatch shellcheck unit
 
 check-vm: module
-	$(SELFTESTS)/vm-run.sh
+	$(SELFTESTS)/vm-check.sh
 
 check: check-host check-vm
 
