@@ -34,8 +34,7 @@ checkpatch: kernel
 	tools/build/checkpatch.sh
 
 shellcheck: deps
-	git ls-files -z --cached --others --exclude-standard -- '*.sh' .ci/run | \
-		xargs -0 shellcheck -x
+	tools/build/shellcheck.sh
 
 unit:
 	$(MAKE) -C $(UNIT) check
