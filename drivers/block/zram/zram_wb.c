@@ -574,6 +574,35 @@ static void zram_wb_submit(struct zram_wb_ctl *ctl, struct zram_wb_req *req)
 }
 
 /**
+ * zram_wb_reserve - stage 2: reserve blocks for the next bio
+ * @ctl: writeback
+ * @nr_pages: most blocks wanted
+ * @block: out, first block reserved
+ *
+ * When the backing device looks full, waits for the bios in flight and
+ * tries once more: failed bios and slots that changed meanwhile give
+ * their blocks back when committed.
+ *
+ * Context: process context, zram_wb.lock held; sleeps.
+ * Return: blocks reserved (1 to @nr_pages) or -ENOSPC.
+ */
+static int zram_wb_reserve(struct zram_wb_ctl *ctl, unsigned int nr_pages,
+			   unsigned long *block)
+{
+	struct zram_wb *wb = &ctl->zram->wb;
+	int ret;
+
+	lockdep_assert_held(&wb->lock);
+	ret = zram_extent_reserve(wb->bitmap, wb->nr_blocks, &wb->cursor,
+				  nr_pages, block);
+	if (ret != -ENOSPC)
+		return ret;
+	zram_wb_reap(ctl, true);
+	return zram_extent_reserve(wb->bitmap, wb->nr_blocks, &wb->cursor,
+				   nr_pages, block);
+}
+
+/**
  * zram_wb_write_one - write the next selected slots with one bio
  * @ctl: writeback with selected slots left
  * @mode: ZRAM_WB_* mode they were selected with
@@ -606,8 +635,7 @@ static void zram_wb_write_one(struct zram_wb_ctl *ctl, unsigned int mode)
 		ctl->stop_err = -EIO;
 		goto out_put_req;
 	}
-	ret = zram_extent_reserve(wb->bitmap, wb->nr_blocks, &wb->cursor,
-				  allowed, &block);
+	ret = zram_wb_reserve(ctl, allowed, &block);
 	if (ret < 0) {
 		ctl->stop_err = ret;
 		zram_wb_limit_give(wb, debited, gen);
