@@ -17,7 +17,7 @@ import sys
 WB_DRIVERS = ["stock", "ours-upstream-like", "ours"]
 IO_DRIVERS = ["stock", "ours"]
 WB_METRICS = ["wall_s", "sys_s", "sys_all_s", "mbps", "pct_dev_bw",
-              "bd_writes", "setup_wb_s"]
+              "bd_writes", "setup_wb_s", "setup_discarded"]
 IO_METRICS = ["iops", "ctx", "slat_p99_us", "clat_p99_us", "clat_mean_us",
               "cpu_sys_pct", "cpu_usr_pct"]
 LEGEND = [
@@ -27,8 +27,10 @@ LEGEND = [
     "and undercounting under TCG);",
     "mbps: bd_writes delta * 4 KiB / wall_s; pct_dev_bw: of the device's fio "
     "128k qd8 sequential write (CPU bound under TCG);",
-    "setup_wb_s: untimed writeback of 2x the data that fragments the "
-    "bitmap; io: fio 4 KiB, O_DIRECT, 2 jobs, io_uring qd16 / psync.",
+    "setup_wb_s: untimed writeback of 2x the data + 1 MiB that fragments the "
+    "bitmap (setup_discarded: pages it left in RAM, discarded);",
+    "io: fio 4 KiB, O_DIRECT, 2 jobs, io_uring qd16 / psync "
+    "(psync has no slat).",
 ]
 PAGE = 4096
 MIB = 1 << 20
@@ -78,9 +80,9 @@ def writeback_records(raw, bw):
                                   ("wb_max_bio_pages",
                                    "writeback_batch_size")}
             wall = float(r["wall_s"])
-            vals = {k: float(r[k]) for k in
+            vals = {k: float(r.get(k, 0)) for k in
                     ("wall_s", "sys_s", "sys_all_s", "bd_writes",
-                     "setup_wb_s")}
+                     "setup_wb_s", "setup_discarded")}
             vals["mbps"] = vals["bd_writes"] * PAGE / MIB / wall \
                 if wall > 0 else 0.0
             if r["device"] in bw:

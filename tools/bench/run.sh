@@ -78,9 +78,10 @@ vm_args=(--out "$raw" --timeout "$BENCH_TIMEOUT")
 disk=
 if [[ " $BENCH_SUITES " == *" writeback "* ]] &&
 	[[ " $BENCH_DEVICES " == *" virtio "* ]]; then
-	# sparse host file, deleted afterwards; as large as the null_blk disks
+	# sparse host file, deleted afterwards; exactly as large as the
+	# null_blk disks (the fragmented setup fills the device completely)
 	disk=$raw/virtio-backing.img
-	vm_args+=(--disk "$disk" --disk-size "$((2 * BENCH_MB + 32))M")
+	vm_args+=(--disk "$disk" --disk-size "$((2 * BENCH_MB + 1))M")
 fi
 cleanup() { [ -z "$disk" ] || rm -f "$disk"; }
 trap cleanup EXIT

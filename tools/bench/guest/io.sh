@@ -29,7 +29,7 @@ io_case() {
 
 	load_driver "$drv"
 	set_knob "$zsys/disksize" "${BENCH_IO_MB}M"
-	fill /dev/zram0 "$BENCH_IO_MB"
+	fill /dev/zram0 "${BENCH_IO_MB}M"
 	for engine in $BENCH_IO_ENGINES; do
 		for rw in randread randwrite; do
 			io_fio "$drv" "$engine" "$rw" "$run"

@@ -109,13 +109,15 @@ set_strategy() {
 	set_knob "$zsys/writeback_batch_size" 32
 }
 
-# fio sequential 128 KiB direct writes of the benchmark data.
-# Usage: fill DEV SIZE_MB
+# fio sequential direct writes of the benchmark data, 128 KiB each unless
+# BS is given. fio rounds SIZE down to a multiple of BS.
+# Usage: fill DEV SIZE [OFFSET [BS]] (fio units: 64M, 1020k)
 fill() {
 	need_blockdev "$1"
-	fio --name=fill --filename="$1" --rw=write --bs=128k --direct=1 \
-		--ioengine=psync --size="$2M" "${fio_data[@]}" \
-		--output-format=terse >/dev/null || die "fio fill of $1 failed"
+	fio --name=fill --filename="$1" --rw=write --bs="${4:-128k}" \
+		--direct=1 --ioengine=psync --offset="${3:-0}" --size="$2" \
+		"${fio_data[@]}" --output-format=terse >/dev/null ||
+		die "fio fill of $1 failed"
 }
 
 # Prints the writeback knobs in effect as key=value (- when absent).
