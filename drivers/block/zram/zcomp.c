@@ -14,6 +14,7 @@
 #include <linux/crypto.h>
 #include <linux/err.h>
 #include <linux/kernel.h>
+#include <linux/lockdep.h>
 #include <linux/percpu.h>
 #include <linux/slab.h>
 #include <linux/string.h>
@@ -101,6 +102,16 @@ static void zcomp_strm_free(struct zcomp_strm *zstrm)
 	zstrm->buffer = NULL;
 }
 
+/**
+ * zcomp_strm_init() - allocate the transform and scratch buffer of a stream
+ * @comp: compressor the stream belongs to
+ * @zstrm: stream of one CPU, empty
+ *
+ * On failure the stream is left empty.
+ *
+ * Context: process context (CPU hotplug prepare); may sleep.
+ * Return: 0, -ENOMEM, or the crypto API's errno (e.g. -ENOENT).
+ */
 static int zcomp_strm_init(struct zcomp *comp, struct zcomp_strm *zstrm)
 {
 	struct crypto_comp *tfm;
@@ -121,6 +132,15 @@ out_free_tfm:
 	return -ENOMEM;
 }
 
+/**
+ * zcomp_cpu_up_prepare() - CPU hotplug callback: create one CPU's stream
+ * @cpu: CPU coming up (or online, when an instance is added)
+ * @node: &struct zcomp.node of the compressor
+ *
+ * Context: process context, CPU hotplug lock held; may sleep.
+ * Return: 0, or zcomp_strm_init()'s errno (the hotplug core then rolls
+ * back the streams it already created).
+ */
 static int zcomp_cpu_up_prepare(unsigned int cpu, struct hlist_node *node)
 {
 	struct zcomp *comp = hlist_entry(node, struct zcomp, node);
@@ -265,6 +285,7 @@ int zcomp_compress(struct zcomp_strm *zstrm, const void *src,
 	unsigned int len = ZCOMP_BUFFER_SIZE;
 	int ret;
 
+	lockdep_assert_held(&zstrm->lock);
 	ret = crypto_comp_compress(zstrm->tfm, src, PAGE_SIZE,
 				   zstrm->buffer, &len);
 	if (!ret)
@@ -289,6 +310,7 @@ int zcomp_decompress(struct zcomp_strm *zstrm, const void *src,
 	unsigned int len = PAGE_SIZE;
 	int ret;
 
+	lockdep_assert_held(&zstrm->lock);
 	ret = crypto_comp_decompress(zstrm->tfm, src, src_len, dst, &len);
 	if (ret)
 		return ret;
