@@ -57,7 +57,11 @@ enum zram_pageflags {
 	ZRAM_HUGE,
 	/* Core (idle store) sets, any access clears: not used since marked. */
 	ZRAM_IDLE,
-	/* Writeback/recompression: no algorithm could compress the page. */
+	/*
+	 * No algorithm could compress the page. Owner: recompression, which
+	 * this driver lacks, so nothing sets it; writeback's
+	 * "incompressible" mode tests it and so selects nothing.
+	 */
 	ZRAM_INCOMPRESSIBLE,
 	__NR_ZRAM_PAGEFLAGS,
 };
@@ -109,11 +113,14 @@ struct zram_stats {
 /**
  * struct zram - one zram device
  * @table: slot array, disksize >> PAGE_SHIFT entries; NULL when not
- *	initialized
- * @mem_pool: zsmalloc pool for compressed objects
- * @comp: compressor of the current algorithm; NULL when not initialized
- * @comp_name: selected algorithm (static string from zcomp)
- * @disk: the gendisk
+ *	initialized. Set and freed with init_lock held for write; each entry
+ *	is then guarded by its own slot lock.
+ * @mem_pool: zsmalloc pool for compressed objects; lifetime as @table
+ * @comp: compressor of the current algorithm; NULL when not initialized;
+ *	lifetime as @table
+ * @comp_name: selected algorithm (static string from zcomp); written with
+ *	init_lock held for write, only while not initialized
+ * @disk: the gendisk; fixed from zram_add() to zram_remove()
  * @init_lock: write side: changing the configuration, initialization and
  *	reset; read side: operations that need an initialized device and
  *	stable configuration (writeback, sysfs stats, idle, compact). The
@@ -121,9 +128,11 @@ struct zram_stats {
  *	device and syncing it first.
  * @disksize: device size in bytes; 0 means not initialized (under
  *	init_lock)
- * @limit_pages: cap on the zsmalloc pool size in pages; 0 means none
+ * @limit_pages: cap on the zsmalloc pool size in pages; 0 means none.
+ *	WRITE_ONCE() with init_lock held for write; the I/O path reads it
+ *	with READ_ONCE() and no lock
  * @huge_class_size: compressed size in bytes from which a page is stored
- *	uncompressed (ZRAM_HUGE); set at initialization
+ *	uncompressed (ZRAM_HUGE); set at initialization, lifetime as @table
  * @stats: statistics, see struct zram_stats
  * @claim: set while reset or removal owns the device; opens fail with
  *	-EBUSY (under disk->open_mutex)
@@ -207,9 +216,10 @@ static inline bool zram_slot_allocated(struct zram *zram, u32 index)
 	       zram_test_flag(zram, index, ZRAM_WB);
 }
 
-/* Caller holds init_lock (either side). */
+/* True once disksize is set. Caller holds init_lock (either side). */
 static inline bool zram_init_done(struct zram *zram)
 {
+	lockdep_assert_held(&zram->init_lock);
 	return zram->disksize != 0;
 }
 
