@@ -4,6 +4,7 @@
  * fixed cases, then randomized reserve/release sequences checked against
  * a bool-array reference model.
  */
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -309,6 +310,78 @@ static void run_fill(unsigned long nr, unsigned int max_len)
 	free(map);
 }
 
+/*
+ * Releases racing with reservations: a second thread releases every block
+ * of a full bitmap, one at a time in shuffled order, while the main thread
+ * reserves. Each reserved block must have been released before and not be
+ * handed out twice; at the end every block is reserved again.
+ */
+enum { BLK_HELD, BLK_RELEASED, BLK_RESERVED };
+
+struct race {
+	unsigned long nr;
+	unsigned long *map;
+	unsigned long *order;
+	int *state;
+};
+
+static void *race_release(void *arg)
+{
+	struct race *r = arg;
+	unsigned long i, b;
+
+	for (i = 0; i < r->nr; i++) {
+		b = r->order[i];
+		__atomic_store_n(&r->state[b], BLK_RELEASED, __ATOMIC_SEQ_CST);
+		zram_extent_release(r->map, b, 1);
+	}
+	return NULL;
+}
+
+static void run_race(unsigned long nr, unsigned int max_len)
+{
+	struct race r = { .nr = nr };
+	unsigned long cursor = 0, start, got = 0, i, j, tmp;
+	unsigned int bad = 0;
+	pthread_t thread;
+	int ret, k;
+
+	r.map = bitmap_new(nr);
+	r.order = calloc(nr, sizeof(*r.order));
+	r.state = calloc(nr, sizeof(*r.state));
+	for (i = 0; i < nr; i++) {
+		set_bit(i, r.map);
+		r.order[i] = i;
+	}
+	for (i = nr - 1; i > 0; i--) {
+		j = rnd(i + 1);
+		tmp = r.order[i];
+		r.order[i] = r.order[j];
+		r.order[j] = tmp;
+	}
+	pthread_create(&thread, NULL, race_release, &r);
+	while (got < nr) {
+		ret = zram_extent_reserve(r.map, nr, &cursor, max_len, &start);
+		if (ret == -ENOSPC)
+			continue;
+		for (k = 0; k < ret; k++) {
+			if (__atomic_load_n(&r.state[start + k],
+					    __ATOMIC_SEQ_CST) != BLK_RELEASED)
+				bad++;
+			r.state[start + k] = BLK_RESERVED;
+		}
+		got += ret;
+	}
+	pthread_join(thread, NULL);
+	for (i = 0; i < nr; i++)
+		if (!test_bit(i, r.map) || r.state[i] != BLK_RESERVED)
+			bad++;
+	CHECK(!bad, "race nr %lu max %u: %u bad blocks", nr, max_len, bad);
+	free(r.state);
+	free(r.order);
+	free(r.map);
+}
+
 int main(void)
 {
 	unsigned long long seed;
@@ -322,6 +395,10 @@ int main(void)
 	run_fill(4099, 17);
 	for (seed = 1; seed <= 200; seed++)
 		run_random(seed, 20000);
+
+	rng_state = 42;
+	run_race(100000, 32);
+	run_race(4099, 1);
 
 	printf("%u passed, %u failed\n", passed, failed);
 	return failed ? 1 : 0;
