@@ -88,9 +88,14 @@ void zram_slot_unlock(struct zram *zram, u32 index)
 	spin_unlock(&zram->table[index].lock);
 }
 
-/*
- * Lock a slot for a bio: trylock when the bio must not wait.
- * Returns true with the slot locked, false (only if @nowait) if busy.
+/**
+ * zram_slot_lock_io() - lock one slot for a bio
+ * @zram: device
+ * @index: slot index (PAGE_SIZE units)
+ * @nowait: the bio has REQ_NOWAIT: only try the lock
+ *
+ * Context: task context; spins unless @nowait; never sleeps.
+ * Return: true with the slot locked; false (only with @nowait) when busy.
  */
 static inline bool zram_slot_lock_io(struct zram *zram, u32 index, bool nowait)
 {
@@ -156,6 +161,17 @@ void zram_slot_accessed(struct zram *zram, u32 index)
 	zram_slot_set_actime(zram, index, zram_now());
 }
 
+/**
+ * zram_slot_free_stored() - release the storage of an allocated slot
+ * @zram: device
+ * @index: slot index (PAGE_SIZE units); zram_slot_allocated() is true
+ *
+ * Gives back the backing device block, the same-filled count, or the
+ * zsmalloc object and its compr_data_size bytes. Flags, handle and
+ * pages_stored are left to zram_slot_free().
+ *
+ * Context: slot lock held; any context; never sleeps.
+ */
 static void zram_slot_free_stored(struct zram *zram, u32 index)
 {
 	unsigned long handle = zram_get_handle(zram, index);
@@ -221,6 +237,17 @@ static void zram_read_huge(struct zram *zram, struct page *page,
 	zs_unmap_object(zram->mem_pool, handle);
 }
 
+/**
+ * zram_read_compressed() - decompress a zsmalloc object into a page
+ * @zram: device
+ * @page: destination, PAGE_SIZE bytes
+ * @handle: zsmalloc handle of the slot
+ * @size: size of the object in bytes
+ *
+ * Context: slot lock held; takes this CPU's compression stream; never
+ * sleeps; nowait-safe.
+ * Return: 0, or the decompressor's negative errno (-EIO on short output).
+ */
 static int zram_read_compressed(struct zram *zram, struct page *page,
 				unsigned long handle, unsigned int size)
 {
@@ -308,9 +335,16 @@ out_unmap:
 	return same;
 }
 
-/*
- * Compress @page with the held stream; sizes from huge_class_size up are
- * turned into PAGE_SIZE (store uncompressed).
+/**
+ * zram_compress() - compress a page with the held stream
+ * @zram: device
+ * @zstrm: this CPU's stream, held; receives the compressed data
+ * @page: data, PAGE_SIZE bytes
+ * @size: out: compressed size in bytes; PAGE_SIZE when it reaches
+ *	huge_class_size (the page is then stored uncompressed, ZRAM_HUGE)
+ *
+ * Context: stream held; never sleeps; nowait-safe.
+ * Return: 0 or the compressor's negative errno.
  */
 static int zram_compress(struct zram *zram, struct zcomp_strm *zstrm,
 			 struct page *page, unsigned int *size)
@@ -347,9 +381,16 @@ static void zram_obj_fill(struct zram *zram, struct zcomp_strm *zstrm,
 	zs_unmap_object(zram->mem_pool, obj->handle);
 }
 
-/*
- * Sleeping allocation for a blocking bio after the atomic one failed.
- * The caller has dropped its stream.
+/**
+ * zram_obj_alloc_blocking() - allocate an object, allowed to reclaim
+ * @zram: device
+ * @size: object size in bytes
+ *
+ * For a blocking bio after the GFP_NOWAIT allocation failed; counts a
+ * writestall.
+ *
+ * Context: task context, no stream held, not for REQ_NOWAIT; may sleep.
+ * Return: the zsmalloc handle, or an error value (IS_ERR_VALUE()).
  */
 static unsigned long zram_obj_alloc_blocking(struct zram *zram,
 					     unsigned int size)
@@ -415,7 +456,15 @@ static int zram_obj_compress(struct zram *zram, struct page *page,
 	return ret;
 }
 
-/* Enforce mem_limit after an allocation and track the pool's peak. */
+/**
+ * zram_check_mem_limit() - enforce mem_limit after an allocation
+ * @zram: device
+ *
+ * Also raises max_used_pages to the pool's current size.
+ *
+ * Context: any task context; never sleeps; nowait-safe.
+ * Return: 0, or -ENOMEM when the pool is over limit_pages.
+ */
 static int zram_check_mem_limit(struct zram *zram)
 {
 	unsigned long pages = zs_get_total_pages(zram->mem_pool);
@@ -436,6 +485,19 @@ static int zram_check_mem_limit(struct zram *zram)
 	return 0;
 }
 
+/**
+ * zram_obj_prepare() - build a slot's new contents without its lock
+ * @zram: device
+ * @page: data, PAGE_SIZE bytes
+ * @nowait: the bio has REQ_NOWAIT
+ * @obj: out: same-filled value, or a filled zsmalloc object
+ *
+ * On failure nothing is left allocated.
+ *
+ * Context: task context; sleeps only when !@nowait.
+ * Return: 0, -EAGAIN (@nowait and no memory), -ENOMEM (no memory, or
+ * over mem_limit), or the compressor's errno.
+ */
 static int zram_obj_prepare(struct zram *zram, struct page *page,
 			    bool nowait, struct zram_obj *obj)
 {
@@ -461,7 +523,17 @@ static void zram_obj_discard(struct zram *zram, const struct zram_obj *obj)
 		zs_free(zram->mem_pool, obj->handle);
 }
 
-/* Install @obj into the locked slot, replacing its old contents. */
+/**
+ * zram_slot_install() - commit prepared contents to a slot
+ * @zram: device
+ * @index: slot index (PAGE_SIZE units)
+ * @obj: contents from zram_obj_prepare(); owned by the slot afterwards
+ *
+ * Frees the old contents (dropping a writeback selection), stores @obj,
+ * updates the statistics and records the access.
+ *
+ * Context: slot lock held; never sleeps.
+ */
 static void zram_slot_install(struct zram *zram, u32 index,
 			      const struct zram_obj *obj)
 {
@@ -574,7 +646,19 @@ static bool zram_bvec_partial(const struct bio_vec *bv)
 	return bv->bv_len != PAGE_SIZE;
 }
 
-/* Read part of a slot: the whole slot is read into a bounce page. */
+/**
+ * zram_bvec_read_partial() - read part of a slot through a bounce page
+ * @zram: device
+ * @bv: destination, shorter than PAGE_SIZE
+ * @index: slot index (PAGE_SIZE units)
+ * @offset: offset of @bv in the slot, in bytes
+ * @nowait: the bio has REQ_NOWAIT
+ *
+ * Context: task context; sleeps only when !@nowait (bounce page, and a
+ * synchronous backing device read).
+ * Return: 0, -EAGAIN (@nowait would block; nothing changed), -ENOMEM,
+ * or zram_read_page()'s errno.
+ */
 static int zram_bvec_read_partial(struct zram *zram, struct bio_vec *bv,
 				  u32 index, u32 offset, bool nowait)
 {
@@ -590,13 +674,17 @@ static int zram_bvec_read_partial(struct zram *zram, struct bio_vec *bv,
 	return ret;
 }
 
-/*
- * Write part of a slot: read, modify, write. Race tolerated: two partial
- * writes to different parts of one slot, issued concurrently, may lose one
- * of them; the block layer does not promise anything for overlapping
- * concurrent writes within a logical block either, and with 4 KiB logical
- * blocks on 4 KiB pages a partial bvec only splits one block across two
- * memory pages of the same bio, which we process in order.
+/**
+ * zram_bvec_write_partial() - read, modify and write back part of a slot
+ * @zram: device
+ * @bv: data, shorter than PAGE_SIZE
+ * @index: slot index (PAGE_SIZE units)
+ * @offset: offset of @bv in the slot, in bytes
+ * @nowait: the bio has REQ_NOWAIT
+ *
+ * Context: task context; sleeps only when !@nowait.
+ * Return: 0, -EAGAIN (@nowait would block; nothing changed), -ENOMEM,
+ * or the errno of the read or the write.
  */
 static int zram_bvec_write_partial(struct zram *zram, struct bio_vec *bv,
 				   u32 index, u32 offset, bool nowait)
@@ -606,6 +694,14 @@ static int zram_bvec_write_partial(struct zram *zram, struct bio_vec *bv,
 
 	if (!page)
 		return nowait ? -EAGAIN : -ENOMEM;
+	/*
+	 * Race tolerated: the slot is unlocked between the read and the
+	 * write, so two concurrent partial writes to different parts of one
+	 * slot may lose one of them. The block layer promises nothing for
+	 * concurrent writes within one logical block either, and with 4 KiB
+	 * logical blocks on 4 KiB pages a partial bvec only splits one block
+	 * across two memory pages of the same bio, processed in order.
+	 */
 	ret = zram_read_page(zram, page, index, NULL, nowait);
 	if (!ret) {
 		memcpy_from_bvec(page_address(page) + offset, bv);
@@ -615,21 +711,42 @@ static int zram_bvec_write_partial(struct zram *zram, struct bio_vec *bv,
 	return ret;
 }
 
-/*
- * Record a read of a slot once it succeeded (for a written-back slot: once
- * the backing device read was issued), so that a read refused with -EAGAIN
- * leaves the slot untouched. A REQ_NOWAIT bio does not wait for a busy
- * slot: the update is then skipped and the slot only looks older to idle
- * marking than it is.
+/**
+ * zram_slot_touch() - record a successful read of a slot
+ * @zram: device
+ * @index: slot index (PAGE_SIZE units)
+ * @nowait: the bio has REQ_NOWAIT
+ *
+ * Called once the read succeeded (for a written-back slot: once the
+ * backing device read was issued), so that a read refused with -EAGAIN
+ * leaves the slot untouched.
+ *
+ * Context: task context; spins unless @nowait; never sleeps.
  */
 static void zram_slot_touch(struct zram *zram, u32 index, bool nowait)
 {
+	/*
+	 * Race tolerated: a REQ_NOWAIT bio does not wait for a busy slot;
+	 * the update is skipped and the slot only looks older to idle
+	 * marking than it is.
+	 */
 	if (!zram_slot_lock_io(zram, index, nowait))
 		return;
 	zram_slot_accessed(zram, index);
 	zram_slot_unlock(zram, index);
 }
 
+/**
+ * zram_bvec_read() - read one bvec, at most one slot
+ * @zram: device
+ * @bv: destination, within one slot
+ * @index: slot index (PAGE_SIZE units)
+ * @offset: offset of @bv in the slot, in bytes
+ * @bio: the bio; a full-page read of a ZRAM_WB slot is chained to it
+ *
+ * Context: task context; sleeps only without REQ_NOWAIT.
+ * Return: 0, -EAGAIN (REQ_NOWAIT would block), or -errno.
+ */
 static int zram_bvec_read(struct zram *zram, struct bio_vec *bv, u32 index,
 			  u32 offset, struct bio *bio)
 {
@@ -645,6 +762,17 @@ static int zram_bvec_read(struct zram *zram, struct bio_vec *bv, u32 index,
 	return ret;
 }
 
+/**
+ * zram_bvec_write() - write one bvec, at most one slot
+ * @zram: device
+ * @bv: data, within one slot
+ * @index: slot index (PAGE_SIZE units)
+ * @offset: offset of @bv in the slot, in bytes
+ * @bio: the bio (for REQ_NOWAIT)
+ *
+ * Context: task context; sleeps only without REQ_NOWAIT.
+ * Return: 0, -EAGAIN (REQ_NOWAIT would block; slot unchanged), or -errno.
+ */
 static int zram_bvec_write(struct zram *zram, struct bio_vec *bv, u32 index,
 			   u32 offset, struct bio *bio)
 {
@@ -698,6 +826,17 @@ static int zram_bvec_write(struct zram *zram, struct bio_vec *bv, u32 index,
  * init_lock is not taken on this path (reset drains I/O first).
  */
 
+/**
+ * zram_bio_finish() - end a read or write bio
+ * @bio: the bio
+ * @ret: 0, or the first error of its bvecs
+ * @failed: failed_reads or failed_writes, counted for real errors
+ *
+ * -EAGAIN on a REQ_NOWAIT bio ends it with BLK_STS_AGAIN, not counted as
+ * a failure; any other error with BLK_STS_IOERR.
+ *
+ * Context: task context; never sleeps.
+ */
 static void zram_bio_finish(struct bio *bio, int ret, atomic64_t *failed)
 {
 	if (!ret) {
@@ -725,6 +864,13 @@ static struct bio_vec zram_iter_bvec(struct bio *bio, struct bvec_iter iter,
 	return bv;
 }
 
+/**
+ * zram_bio_read() - serve and end a read bio
+ * @zram: device
+ * @bio: REQ_OP_READ bio; stops at the first failing bvec
+ *
+ * Context: task context (submit_bio); sleeps only without REQ_NOWAIT.
+ */
 static void zram_bio_read(struct zram *zram, struct bio *bio)
 {
 	unsigned long start = bio_start_io_acct(bio);
@@ -746,6 +892,13 @@ static void zram_bio_read(struct zram *zram, struct bio *bio)
 	zram_bio_finish(bio, ret, &zram->stats.failed_reads);
 }
 
+/**
+ * zram_bio_write() - serve and end a write bio
+ * @zram: device
+ * @bio: REQ_OP_WRITE bio; stops at the first failing bvec
+ *
+ * Context: task context (submit_bio); sleeps only without REQ_NOWAIT.
+ */
 static void zram_bio_write(struct zram *zram, struct bio *bio)
 {
 	unsigned long start = bio_start_io_acct(bio);
@@ -766,11 +919,19 @@ static void zram_bio_write(struct zram *zram, struct bio *bio)
 	zram_bio_finish(bio, ret, &zram->stats.failed_writes);
 }
 
-/*
- * Discard and write-zeroes free the slots the range covers completely. A
- * slot only partly covered keeps its data: with 4 KiB logical blocks on
- * 4 KiB pages that cannot happen, and where it can (bigger pages)
- * write-zeroes is not advertised.
+/**
+ * zram_bio_discard() - serve and end a discard or write-zeroes bio
+ * @zram: device
+ * @bio: REQ_OP_DISCARD or REQ_OP_WRITE_ZEROES bio
+ *
+ * Frees the slots the range covers completely. A slot only partly covered
+ * keeps its data: with 4 KiB logical blocks on 4 KiB pages that cannot
+ * happen, and where it can (bigger pages) write-zeroes is not advertised.
+ * A REQ_NOWAIT bio meeting a busy slot ends with BLK_STS_AGAIN; the slots
+ * freed before it stay freed (freeing is idempotent, the reissue is safe).
+ *
+ * Context: task context (submit_bio); spins on slot locks unless
+ * REQ_NOWAIT; never sleeps.
  */
 static void zram_bio_discard(struct zram *zram, struct bio *bio)
 {
@@ -820,10 +981,13 @@ static void zram_submit_bio(struct bio *bio)
 	}
 }
 
-/*
- * Called by swap with its own spinlock held: must not sleep or spin on a
- * busy slot. A missed free only delays reclaiming the slot until it is
- * overwritten; miss_free counts those.
+/**
+ * zram_slot_free_notify() - swap no longer uses a slot: free it
+ * @bdev: the zram block device
+ * @index: slot index (PAGE_SIZE units; a swap entry offset)
+ *
+ * Context: called by swap with its own spinlock held; never sleeps and
+ * never spins on a busy slot.
  */
 static void zram_slot_free_notify(struct block_device *bdev,
 				  unsigned long index)
@@ -831,6 +995,11 @@ static void zram_slot_free_notify(struct block_device *bdev,
 	struct zram *zram = bdev->bd_disk->private_data;
 
 	atomic64_inc(&zram->stats.notify_free);
+	/*
+	 * Race tolerated: a busy slot is left alone. The missed free only
+	 * delays reclaiming it until it is overwritten; miss_free counts
+	 * those.
+	 */
 	if (!zram_slot_trylock(zram, index)) {
 		atomic64_inc(&zram->stats.miss_free);
 		return;
@@ -839,6 +1008,14 @@ static void zram_slot_free_notify(struct block_device *bdev,
 	zram_slot_unlock(zram, index);
 }
 
+/**
+ * zram_open() - refuse opens while reset or removal owns the device
+ * @disk: the gendisk
+ * @mode: open mode (unused)
+ *
+ * Context: process context, disk->open_mutex held.
+ * Return: 0, or -EBUSY while @claim is set.
+ */
 static int zram_open(struct gendisk *disk, blk_mode_t mode)
 {
 	struct zram *zram = disk->private_data;
