@@ -1035,6 +1035,13 @@ static const struct block_device_operations zram_devops = {
 /* Initialization and reset                                           */
 /* ------------------------------------------------------------------ */
 
+/**
+ * zram_table_alloc() - allocate an empty slot table
+ * @nr_slots: number of slots (PAGE_SIZE units)
+ *
+ * Context: process context; may sleep.
+ * Return: the table with every slot lock initialized, or NULL.
+ */
 static struct zram_table_entry *zram_table_alloc(unsigned long nr_slots)
 {
 	struct zram_table_entry *table;
@@ -1048,7 +1055,14 @@ static struct zram_table_entry *zram_table_alloc(unsigned long nr_slots)
 	return table;
 }
 
-/* Free every slot so backing blocks and objects go back; init_lock held. */
+/**
+ * zram_free_all_slots() - empty every slot of an initialized device
+ * @zram: device; no I/O in flight
+ *
+ * Gives the zsmalloc objects and backing device blocks back.
+ *
+ * Context: process context, init_lock held for write; may sleep.
+ */
 static void zram_free_all_slots(struct zram *zram)
 {
 	unsigned long nr_slots = zram->disksize >> PAGE_SHIFT;
@@ -1165,6 +1179,18 @@ static ssize_t disksize_show(struct device *dev,
 	return sysfs_emit(buf, "%llu\n", zram->disksize);
 }
 
+/**
+ * disksize_store() - initialize the device with a size
+ * @dev: disk device
+ * @attr: attribute (unused)
+ * @buf: size in bytes, memparse() syntax (K, M, G suffixes); rounded up to
+ *	whole pages
+ * @len: length of @buf
+ *
+ * Context: process context; takes init_lock for write; may sleep.
+ * Return: @len; -EINVAL for a size of 0 or no number, -EBUSY when already
+ * initialized, -ENOMEM or the compressor's errno (nothing is kept).
+ */
 static ssize_t disksize_store(struct device *dev,
 			      struct device_attribute *attr,
 			      const char *buf, size_t len)
@@ -1186,7 +1212,14 @@ static ssize_t disksize_store(struct device *dev,
 	return ret ? ret : len;
 }
 
-/* Returns true when the caller now owns the device exclusively. */
+/**
+ * zram_claim() - take exclusive ownership of a closed device
+ * @zram: device
+ *
+ * Context: process context; takes disk->open_mutex; may sleep.
+ * Return: true when @zram->claim was set by us; false when the disk is
+ * open or already claimed.
+ */
 static bool zram_claim(struct zram *zram)
 {
 	struct gendisk *disk = zram->disk;
@@ -1198,12 +1231,29 @@ static bool zram_claim(struct zram *zram)
 	return true;
 }
 
+/**
+ * zram_unclaim() - give up the ownership taken by zram_claim()
+ * @zram: device
+ *
+ * Context: process context; takes disk->open_mutex; may sleep.
+ */
 static void zram_unclaim(struct zram *zram)
 {
 	guard(mutex)(&zram->disk->open_mutex);
 	zram->claim = false;
 }
 
+/**
+ * reset_store() - free all data and return to the uninitialized state
+ * @dev: disk device
+ * @attr: attribute (unused)
+ * @buf: non-zero decimal number (u16)
+ * @len: length of @buf
+ *
+ * Context: process context; may sleep.
+ * Return: @len; kstrtou16()'s errno (-EINVAL, -ERANGE) for bad input,
+ * -EINVAL for 0, -EBUSY when the device is open or being reset or removed.
+ */
 static ssize_t reset_store(struct device *dev, struct device_attribute *attr,
 			   const char *buf, size_t len)
 {
@@ -1227,6 +1277,17 @@ static ssize_t reset_store(struct device *dev, struct device_attribute *attr,
 	return len;
 }
 
+/**
+ * mem_limit_store() - set the cap on the memory used by the pool
+ * @dev: disk device
+ * @attr: attribute (unused)
+ * @buf: limit in bytes, memparse() syntax; rounded up to whole pages;
+ *	0 removes the cap
+ * @len: length of @buf
+ *
+ * Context: process context; takes init_lock for write; may sleep.
+ * Return: @len, or -EINVAL when @buf holds no number.
+ */
 static ssize_t mem_limit_store(struct device *dev,
 			       struct device_attribute *attr,
 			       const char *buf, size_t len)
@@ -1244,6 +1305,16 @@ static ssize_t mem_limit_store(struct device *dev,
 	return len;
 }
 
+/**
+ * mem_used_max_store() - restart the peak pool size from the current size
+ * @dev: disk device
+ * @attr: attribute (unused)
+ * @buf: "0", the only accepted value
+ * @len: length of @buf
+ *
+ * Context: process context; takes init_lock for read; may sleep.
+ * Return: @len, or -EINVAL for any other input.
+ */
 static ssize_t mem_used_max_store(struct device *dev,
 				  struct device_attribute *attr,
 				  const char *buf, size_t len)
@@ -1261,11 +1332,17 @@ static ssize_t mem_used_max_store(struct device *dev,
 	return len;
 }
 
-/*
- * Mark slots idle (cutoff 0: all of them; else those not accessed since
- * @cutoff). Same-filled slots have nothing to write back, written-back
- * slots are already out, and slots selected by a running writeback
- * (ZRAM_PP_SLOT) are left to it, so none of those is marked.
+/**
+ * zram_mark_idle() - set or clear ZRAM_IDLE by access time
+ * @zram: device, initialized
+ * @cutoff: boottime; slots not accessed since then become idle, the others
+ *	lose the mark; 0 marks every slot idle
+ *
+ * Same-filled slots have nothing to write back, written-back slots are
+ * already out, and slots selected by a running writeback (ZRAM_PP_SLOT)
+ * are left to it, so none of those is touched.
+ *
+ * Context: process context, init_lock held for read; may sleep.
  */
 static void zram_mark_idle(struct zram *zram, ktime_t cutoff)
 {
@@ -1291,7 +1368,14 @@ static void zram_mark_idle(struct zram *zram, ktime_t cutoff)
 	}
 }
 
-/* Parse "all" (cutoff 0) or an age in seconds (with access tracking). */
+/**
+ * zram_parse_idle() - parse the idle attribute
+ * @buf: "all", or an age in seconds (only with access time tracking)
+ * @cutoff: out: 0 for "all", else the boottime @buf seconds ago
+ *
+ * Context: any context.
+ * Return: 0, or -EINVAL for anything else.
+ */
 static int zram_parse_idle(const char *buf, ktime_t *cutoff)
 {
 	u64 age_sec;
@@ -1307,6 +1391,16 @@ static int zram_parse_idle(const char *buf, ktime_t *cutoff)
 	return 0;
 }
 
+/**
+ * idle_store() - mark slots idle for writeback
+ * @dev: disk device
+ * @attr: attribute (unused)
+ * @buf: see zram_parse_idle()
+ * @len: length of @buf
+ *
+ * Context: process context; takes init_lock for read; may sleep.
+ * Return: @len, or -EINVAL for bad input or an uninitialized device.
+ */
 static ssize_t idle_store(struct device *dev, struct device_attribute *attr,
 			  const char *buf, size_t len)
 {
@@ -1349,6 +1443,18 @@ static ssize_t comp_algorithm_show(struct device *dev,
 	return zcomp_available_show(zram->comp_name, buf, 0);
 }
 
+/**
+ * comp_algorithm_store() - select the compression algorithm
+ * @dev: disk device
+ * @attr: attribute (unused)
+ * @buf: algorithm name as listed by comp_algorithm
+ * @len: length of @buf
+ *
+ * Context: process context; takes init_lock for write; may sleep.
+ * Return: @len; -E2BIG for a name of CRYPTO_MAX_ALG_NAME bytes or more,
+ * -EINVAL for an unknown or unavailable algorithm, -EBUSY when the device
+ * is initialized.
+ */
 static ssize_t comp_algorithm_store(struct device *dev,
 				    struct device_attribute *attr,
 				    const char *buf, size_t len)
@@ -1385,7 +1491,16 @@ struct zram_algo_params {
 	bool dict;
 };
 
-/* Parse "key=value ..." in place; unknown keys are ignored. */
+/**
+ * zram_parse_algo_params() - parse algorithm_params input
+ * @args: "key=value ..." (priority, level, algo, dict), split in place;
+ *	unknown keys are ignored
+ * @p: out: the values found
+ *
+ * Context: any context.
+ * Return: 0; -EINVAL for a key without a value; kstrtoint()'s errno for
+ * a bad priority or level.
+ */
 static int zram_parse_algo_params(char *args, struct zram_algo_params *p)
 {
 	char *param, *val;
@@ -1415,11 +1530,22 @@ static int zram_parse_algo_params(char *args, struct zram_algo_params *p)
 	return 0;
 }
 
-/*
- * algorithm_params: same syntax and validation as upstream. The crypto
- * API's comp transforms take neither a level nor a dictionary, so asking
- * for either is refused with -EOPNOTSUPP rather than silently ignored;
- * a write without them (a reset to defaults) succeeds.
+/**
+ * algorithm_params_store() - set compression parameters
+ * @dev: disk device
+ * @attr: attribute (unused)
+ * @buf: see zram_parse_algo_params()
+ * @len: length of @buf
+ *
+ * Same syntax and validation as upstream. The crypto API's comp
+ * transforms take neither a level nor a dictionary, so asking for either
+ * is refused rather than silently ignored; a write without them (a reset
+ * to defaults) succeeds and changes nothing.
+ *
+ * Context: process context; takes init_lock for read; may sleep.
+ * Return: @len; -ENOMEM; the parser's errno; -EINVAL for a priority
+ * other than 0 or an algo= other than the selected one; -EOPNOTSUPP for
+ * level= or dict=.
  */
 static ssize_t algorithm_params_store(struct device *dev,
 				      struct device_attribute *attr,
@@ -1450,6 +1576,16 @@ static ssize_t algorithm_params_store(struct device *dev,
 	return len;
 }
 
+/**
+ * compact_store() - compact the zsmalloc pool
+ * @dev: disk device
+ * @attr: attribute (unused)
+ * @buf: ignored
+ * @len: length of @buf
+ *
+ * Context: process context; takes init_lock for read; may sleep.
+ * Return: @len, or -EINVAL when the device is not initialized.
+ */
 static ssize_t compact_store(struct device *dev, struct device_attribute *attr,
 			     const char *buf, size_t len)
 {
