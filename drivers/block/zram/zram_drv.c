@@ -1697,12 +1697,20 @@ static const struct attribute_group *zram_disk_groups[] = {
 
 static struct dentry *zram_debugfs_root;
 
-/* First allocated slot at or after *pos, or NULL. */
+/**
+ * zram_block_state_find() - find the next stored slot for block_state
+ * @zram: device, initialized
+ * @pos: in: first slot index to look at; out: index of the slot found
+ *
+ * Context: process context, init_lock held for read; may sleep.
+ * Return: the slot's table entry, or NULL past the last slot.
+ */
 static void *zram_block_state_find(struct zram *zram, loff_t *pos)
 {
 	unsigned long nr_slots = zram->disksize >> PAGE_SHIFT;
 	bool allocated;
 
+	lockdep_assert_held_read(&zram->init_lock);
 	for (; *pos < nr_slots; (*pos)++) {
 		zram_slot_lock(zram, *pos);
 		allocated = zram_slot_allocated(zram, *pos);
@@ -1744,10 +1752,17 @@ static char zram_flag_char(struct zram *zram, u32 index,
 	return zram_test_flag(zram, index, flag) ? c : '.';
 }
 
-/*
+/**
+ * zram_block_state_show() - print one stored slot
+ * @m: seq_file of block_state
+ * @v: the slot's table entry
+ *
  * One line per stored slot: index, access time, and the flags
  * s(ame) w(ritten back) h(uge) i(dle) r(ecompressed, never here)
  * n (incompressible).
+ *
+ * Context: process context, init_lock held for read (from start).
+ * Return: 0.
  */
 static int zram_block_state_show(struct seq_file *m, void *v)
 {
@@ -1755,6 +1770,7 @@ static int zram_block_state_show(struct seq_file *m, void *v)
 	u32 index = (struct zram_table_entry *)v - zram->table;
 	struct timespec64 ts;
 
+	lockdep_assert_held_read(&zram->init_lock);
 	zram_slot_lock(zram, index);
 	ts = ktime_to_timespec64(zram_slot_get_actime(zram, index));
 	seq_printf(m, "%12u %12lld.%06lu %c%c%c%c%c%c\n", index,
@@ -1841,6 +1857,14 @@ static void zram_debugfs_unregister(struct zram *zram)
 /* Device creation and removal                                        */
 /* ------------------------------------------------------------------ */
 
+/**
+ * zram_alloc_disk() - allocate the gendisk of a new device
+ * @zram: device, becomes the disk's private_data
+ * @device_id: device number, used as minor and in the name
+ *
+ * Context: process context; may sleep.
+ * Return: the disk (capacity 0, not yet added), or an ERR_PTR().
+ */
 static struct gendisk *zram_alloc_disk(struct zram *zram, int device_id)
 {
 	struct queue_limits lim = {
@@ -1964,9 +1988,16 @@ static int zram_remove(struct zram *zram)
 /* Sysfs: zram-control class                                          */
 /* ------------------------------------------------------------------ */
 
-/*
- * Reading hot_add creates a device and returns its id, so the attribute is
- * readable by root only.
+/**
+ * hot_add_show() - create a device and print its id
+ * @class: zram-control class
+ * @attr: attribute (unused)
+ * @buf: sysfs page buffer
+ *
+ * Reading creates a device, so the attribute is readable by root only.
+ *
+ * Context: process context; takes zram_index_mutex; may sleep.
+ * Return: bytes written to @buf, or zram_add()'s errno.
  */
 static ssize_t hot_add_show(const struct class *class,
 			    const struct class_attribute *attr, char *buf)
@@ -1983,6 +2014,17 @@ static ssize_t hot_add_show(const struct class *class,
 static struct class_attribute class_attr_hot_add =
 	__ATTR(hot_add, 0400, hot_add_show, NULL);
 
+/**
+ * hot_remove_store() - delete a device
+ * @class: zram-control class
+ * @attr: attribute (unused)
+ * @buf: device id, decimal
+ * @count: length of @buf
+ *
+ * Context: process context; takes zram_index_mutex; may sleep.
+ * Return: @count; kstrtoint()'s errno or -EINVAL (negative id) for bad
+ * input, -ENODEV for no such device, -EBUSY when it is open.
+ */
 static ssize_t hot_remove_store(const struct class *class,
 				const struct class_attribute *attr,
 				const char *buf, size_t count)
@@ -2032,6 +2074,12 @@ static int zram_remove_cb(int id, void *ptr, void *data)
 	return 0;
 }
 
+/**
+ * zram_remove_all() - delete every device and the id allocator
+ *
+ * Context: process context, module load failure or unload (no device can
+ * be open); takes zram_index_mutex; may sleep.
+ */
 static void zram_remove_all(void)
 {
 	guard(mutex)(&zram_index_mutex);
@@ -2039,6 +2087,16 @@ static void zram_remove_all(void)
 	idr_destroy(&zram_index_idr);
 }
 
+/**
+ * zram_add_initial() - create the devices asked for at module load
+ * @count: number of devices (num_devices)
+ *
+ * On failure the devices already created are left for the caller's
+ * zram_remove_all().
+ *
+ * Context: process context; takes zram_index_mutex; may sleep.
+ * Return: 0 or zram_add()'s errno.
+ */
 static int zram_add_initial(unsigned int count)
 {
 	int ret;
@@ -2052,6 +2110,13 @@ static int zram_add_initial(unsigned int count)
 	return 0;
 }
 
+/**
+ * zram_init() - module load
+ *
+ * Context: process context; may sleep.
+ * Return: 0; -EBUSY when CPUHP_ZCOMP_PREPARE or a block major cannot be
+ * had; or the errno of creating the devices or the zram-control class.
+ */
 static int __init zram_init(void)
 {
 	int ret;
