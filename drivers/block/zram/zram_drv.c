@@ -157,6 +157,7 @@ static ktime_t zram_now(void)
  */
 void zram_slot_accessed(struct zram *zram, u32 index)
 {
+	lockdep_assert_held(&zram->table[index].lock);
 	zram_clear_flag(zram, index, ZRAM_IDLE);
 	zram_slot_set_actime(zram, index, zram_now());
 }
@@ -203,8 +204,10 @@ static void zram_slot_free_stored(struct zram *zram, u32 index)
  */
 void zram_slot_free(struct zram *zram, u32 index)
 {
-	bool allocated = zram_slot_allocated(zram, index);
+	bool allocated;
 
+	lockdep_assert_held(&zram->table[index].lock);
+	allocated = zram_slot_allocated(zram, index);
 	/* A huge slot counts even if writeback ever kept the flag. */
 	if (zram_test_flag(zram, index, ZRAM_HUGE))
 		atomic64_dec(&zram->stats.huge_pages);
@@ -278,9 +281,11 @@ static int zram_read_compressed(struct zram *zram, struct page *page,
  */
 int zram_slot_read_from_ram(struct zram *zram, struct page *page, u32 index)
 {
-	unsigned long handle = zram_get_handle(zram, index);
+	unsigned long handle;
 	int ret;
 
+	lockdep_assert_held(&zram->table[index].lock);
+	handle = zram_get_handle(zram, index);
 	if (WARN_ON_ONCE(zram_test_flag(zram, index, ZRAM_WB)))
 		return -EIO;
 	if (!handle || zram_test_flag(zram, index, ZRAM_SAME)) {
@@ -349,9 +354,11 @@ out_unmap:
 static int zram_compress(struct zram *zram, struct zcomp_strm *zstrm,
 			 struct page *page, unsigned int *size)
 {
-	void *src = kmap_local_page(page);
+	void *src;
 	int ret;
 
+	lockdep_assert_held(&zstrm->lock);
+	src = kmap_local_page(page);
 	ret = zcomp_compress(zstrm, src, size);
 	kunmap_local(src);
 	if (ret) {
@@ -364,13 +371,17 @@ static int zram_compress(struct zram *zram, struct zcomp_strm *zstrm,
 	return 0;
 }
 
-/* Copy the compressed data (or the page itself if huge) into the object. */
+/*
+ * Copy the compressed data (or the page itself if huge) into the object.
+ * The stream is held: its buffer is the source. Never sleeps.
+ */
 static void zram_obj_fill(struct zram *zram, struct zcomp_strm *zstrm,
 			  struct page *page, const struct zram_obj *obj)
 {
-	void *dst = zs_map_object(zram->mem_pool, obj->handle, ZS_MM_WO);
-	void *src;
+	void *dst, *src;
 
+	lockdep_assert_held(&zstrm->lock);
+	dst = zs_map_object(zram->mem_pool, obj->handle, ZS_MM_WO);
 	if (obj->size == PAGE_SIZE) {
 		src = kmap_local_page(page);
 		copy_page(dst, src);
@@ -537,6 +548,7 @@ static void zram_obj_discard(struct zram *zram, const struct zram_obj *obj)
 static void zram_slot_install(struct zram *zram, u32 index,
 			      const struct zram_obj *obj)
 {
+	lockdep_assert_held(&zram->table[index].lock);
 	zram_slot_free(zram, index);
 	zram_set_handle(zram, index, obj->handle);
 	if (obj->same) {
