@@ -817,7 +817,10 @@ static int zram_bvec_write(struct zram *zram, struct bio_vec *bv, u32 index,
  *	zram_wb_read(parent): -EAGAIN when the backing device lacks nowait
  *	support (bdev_nowait()) or the GFP_NOWAIT bio allocation fails;
  *	else a REQ_NOWAIT read bio_chain()ed to ours, whose BLK_STS_AGAIN
- *	(backing device busy) reaches our bio through the chain. Partial ->
+ *	(backing device busy) reaches our bio through the chain; by then
+ *	the slot's access was already recorded (zram_slot_touch()), so a
+ *	reissue finds it no longer idle - harmless, it was just read
+ *	from. bd_reads counts the attempt too. Partial ->
  *	only the synchronous read (queue_work() + flush_work()) could serve
  *	it, so -EAGAIN before anything is touched.
  * zram_bvec_read_partial() / zram_bvec_write_partial() - bounce page with
