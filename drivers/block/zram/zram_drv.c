@@ -33,10 +33,10 @@ static DEFINE_IDR(zram_index_idr);
 static DEFINE_MUTEX(zram_index_mutex);
 
 static int zram_major;
-static const char *default_compressor = CONFIG_ZRAM_DEF_COMP;
+static const char *zram_default_comp = CONFIG_ZRAM_DEF_COMP;
 
-/* Module parameter: devices created at load time. */
-static unsigned int num_devices = 1;
+/* Module parameter num_devices: devices created at load time. */
+static unsigned int zram_num_devices = 1;
 
 /*
  * gfp for zsmalloc objects on the I/O path. Never enters direct reclaim, so
@@ -1167,7 +1167,7 @@ static void zram_reset_device(struct zram *zram)
 	zram->mem_pool = NULL;
 	zram->table = NULL;
 	zram->disksize = 0;
-	zram->comp_name = default_compressor;
+	zram->comp_name = zram_default_comp;
 	zram_wb_reset(zram);
 	memset(&zram->stats, 0, sizeof(zram->stats));
 }
@@ -1935,7 +1935,7 @@ static int zram_add(void)
 	device_id = ret;
 
 	init_rwsem(&zram->init_lock);
-	zram->comp_name = default_compressor;
+	zram->comp_name = zram_default_comp;
 	zram_wb_init(zram);
 	zram->disk = zram_alloc_disk(zram, device_id);
 	if (IS_ERR(zram->disk)) {
@@ -2104,7 +2104,7 @@ static void zram_remove_all(void)
 
 /**
  * zram_add_initial() - create the devices asked for at module load
- * @count: number of devices (num_devices)
+ * @count: number of devices (the num_devices parameter)
  *
  * On failure the devices already created are left for the caller's
  * zram_remove_all().
@@ -2149,7 +2149,7 @@ static int __init zram_init(void)
 		goto out_destroy_debugfs;
 	}
 	zram_major = ret;
-	ret = zram_add_initial(num_devices);
+	ret = zram_add_initial(zram_num_devices);
 	if (ret)
 		goto out_remove_devices;
 	ret = class_register(&zram_control_class);
@@ -2180,7 +2180,7 @@ static void __exit zram_exit(void)
 module_init(zram_init);
 module_exit(zram_exit);
 
-module_param(num_devices, uint, 0);
+module_param_named(num_devices, zram_num_devices, uint, 0);
 MODULE_PARM_DESC(num_devices, "Number of pre-created zram devices");
 
 MODULE_LICENSE("Dual BSD/GPL");
