@@ -349,7 +349,7 @@ out_unmap:
  *	huge_class_size (the page is then stored uncompressed, ZRAM_HUGE)
  *
  * Context: stream held; never sleeps; nowait-safe.
- * Return: 0 or the compressor's negative errno.
+ * Return: 0, or -EIO when the compressor failed (its errno is logged).
  */
 static int zram_compress(struct zram *zram, struct zcomp_strm *zstrm,
 			 struct page *page, unsigned int *size)
@@ -364,7 +364,7 @@ static int zram_compress(struct zram *zram, struct zcomp_strm *zstrm,
 	if (ret) {
 		pr_err_ratelimited("%s: compression failed: %d\n",
 				   zram->disk->disk_name, ret);
-		return ret;
+		return -EIO;
 	}
 	if (*size >= zram->huge_class_size)
 		*size = PAGE_SIZE;
@@ -411,16 +411,94 @@ static unsigned long zram_obj_alloc_blocking(struct zram *zram,
 }
 
 /**
+ * zram_obj_compress_atomic() - compress into an object allocated atomically
+ * @zram: device
+ * @page: data, PAGE_SIZE bytes
+ * @obj: out: handle and size; on -EAGAIN only the size (bytes) wanted
+ *
+ * Context: task context; never sleeps; nowait-safe.
+ * Return: 0; -EAGAIN when the GFP_NOWAIT allocation failed; -EIO when
+ * compression failed.
+ */
+static int zram_obj_compress_atomic(struct zram *zram, struct page *page,
+				    struct zram_obj *obj)
+{
+	struct zcomp_strm *zstrm;
+	unsigned long handle;
+	int ret;
+
+	zstrm = zcomp_stream_get(zram->comp);
+	ret = zram_compress(zram, zstrm, page, &obj->size);
+	if (ret)
+		goto out_put_stream;
+	handle = zs_malloc(zram->mem_pool, obj->size, ZRAM_GFP_OBJ_NOWAIT);
+	if (IS_ERR_VALUE(handle)) {
+		ret = -EAGAIN;
+		goto out_put_stream;
+	}
+	obj->handle = handle;
+	zram_obj_fill(zram, zstrm, page, obj);
+	zcomp_stream_put(zram->comp);
+	return 0;
+
+out_put_stream:
+	zcomp_stream_put(zram->comp);
+	return ret;
+}
+
+/**
+ * zram_obj_compress_blocking() - allocate the object first, then compress
+ * @zram: device
+ * @page: data, PAGE_SIZE bytes; stable while we run (stable writes)
+ * @obj: in: size in bytes the atomic attempt wanted; out: handle and size
+ *
+ * The object is allocated with a sleeping gfp, without a stream held, and
+ * the page compressed again: the stream buffer may have been reused
+ * meanwhile. The same input gives the same output, so the size cannot
+ * grow.
+ *
+ * Context: task context, not for REQ_NOWAIT; may sleep.
+ * Return: 0, -ENOMEM, or -EIO.
+ */
+static int zram_obj_compress_blocking(struct zram *zram, struct page *page,
+				      struct zram_obj *obj)
+{
+	unsigned int alloc_size = obj->size;
+	struct zcomp_strm *zstrm;
+	unsigned long handle;
+	int ret;
+
+	handle = zram_obj_alloc_blocking(zram, alloc_size);
+	if (IS_ERR_VALUE(handle))
+		return -ENOMEM;
+	zstrm = zcomp_stream_get(zram->comp);
+	ret = zram_compress(zram, zstrm, page, &obj->size);
+	if (ret)
+		goto out_put_stream;
+	if (WARN_ON_ONCE(obj->size > alloc_size)) {
+		ret = -EIO;
+		goto out_put_stream;
+	}
+	obj->handle = handle;
+	zram_obj_fill(zram, zstrm, page, obj);
+	zcomp_stream_put(zram->comp);
+	return 0;
+
+out_put_stream:
+	zcomp_stream_put(zram->comp);
+	zs_free(zram->mem_pool, handle);
+	return ret;
+}
+
+/**
  * zram_obj_compress() - compress a page into a new zsmalloc object
  * @zram: device
  * @page: data, PAGE_SIZE bytes; stable while we run (stable writes)
  * @nowait: the bio has REQ_NOWAIT
  * @obj: out: handle and size
  *
- * With @nowait only the atomic allocation is tried. Otherwise, if it fails,
- * the stream is dropped, the object allocated with a sleeping gfp, and the
- * page compressed again (the stream buffer may have been reused meanwhile;
- * the same input gives the same output, so the size cannot grow).
+ * Tries the atomic allocation first; only a blocking bio falls back to the
+ * sleeping one.
  *
  * Context: task context; sleeps only when !@nowait.
  * Return: 0, -EAGAIN (@nowait and no memory), -ENOMEM, or -EIO.
@@ -428,43 +506,11 @@ static unsigned long zram_obj_alloc_blocking(struct zram *zram,
 static int zram_obj_compress(struct zram *zram, struct page *page,
 			     bool nowait, struct zram_obj *obj)
 {
-	unsigned long handle = 0;
-	unsigned int alloc_size = 0;
-	struct zcomp_strm *zstrm;
-	int ret;
+	int ret = zram_obj_compress_atomic(zram, page, obj);
 
-	for (;;) {
-		zstrm = zcomp_stream_get(zram->comp);
-		ret = zram_compress(zram, zstrm, page, &obj->size);
-		if (ret)
-			break;
-		if (!handle) {
-			alloc_size = obj->size;
-			handle = zs_malloc(zram->mem_pool, alloc_size,
-					   ZRAM_GFP_OBJ_NOWAIT);
-			if (IS_ERR_VALUE(handle))
-				handle = 0;
-		}
-		if (handle) {
-			if (WARN_ON_ONCE(obj->size > alloc_size)) {
-				ret = -EIO;
-				break;
-			}
-			obj->handle = handle;
-			zram_obj_fill(zram, zstrm, page, obj);
-			break;
-		}
-		zcomp_stream_put(zram->comp);
-		if (nowait)
-			return -EAGAIN;
-		handle = zram_obj_alloc_blocking(zram, alloc_size);
-		if (IS_ERR_VALUE(handle))
-			return -ENOMEM;
-	}
-	zcomp_stream_put(zram->comp);
-	if (ret && handle)
-		zs_free(zram->mem_pool, handle);
-	return ret;
+	if (ret != -EAGAIN || nowait)
+		return ret;
+	return zram_obj_compress_blocking(zram, page, obj);
 }
 
 /**
@@ -507,7 +553,7 @@ static int zram_check_mem_limit(struct zram *zram)
  *
  * Context: task context; sleeps only when !@nowait.
  * Return: 0, -EAGAIN (@nowait and no memory), -ENOMEM (no memory, or
- * over mem_limit), or the compressor's errno.
+ * over mem_limit), or -EIO (compression failed).
  */
 static int zram_obj_prepare(struct zram *zram, struct page *page,
 			    bool nowait, struct zram_obj *obj)
