@@ -28,7 +28,11 @@
 
 #include "zram_drv.h"
 
-/* Device ids -> struct zram; both under zram_index_mutex. */
+/*
+ * Device ids -> struct zram. zram_index_mutex guards the idr and is held
+ * across zram_add() and zram_remove(), so hot_add, hot_remove and module
+ * unload never see a half-created or half-removed device.
+ */
 static DEFINE_IDR(zram_index_idr);
 static DEFINE_MUTEX(zram_index_mutex);
 

@@ -126,8 +126,9 @@ struct zram_stats {
  *	stable configuration (writeback, sysfs stats, idle, compact). The
  *	I/O path does not take it: reset waits for I/O by claiming the
  *	device and syncing it first.
- * @disksize: device size in bytes; 0 means not initialized (under
- *	init_lock)
+ * @disksize: device size in bytes; 0 means not initialized. Set by
+ *	disksize_store(), cleared by reset, with init_lock held for write;
+ *	read under init_lock
  * @limit_pages: cap on the zsmalloc pool size in pages; 0 means none.
  *	WRITE_ONCE() with init_lock held for write; the I/O path reads it
  *	with READ_ONCE() and no lock
@@ -135,7 +136,9 @@ struct zram_stats {
  *	uncompressed (ZRAM_HUGE); set at initialization, lifetime as @table
  * @stats: statistics, see struct zram_stats
  * @claim: set while reset or removal owns the device; opens fail with
- *	-EBUSY (under disk->open_mutex)
+ *	-EBUSY. Set by reset_store() or zram_remove() only when the disk has
+ *	no openers, cleared by reset_store() when done; read and written
+ *	under disk->open_mutex
  * @debugfs_dir: per-device debugfs directory (CONFIG_ZRAM_MEMORY_TRACKING)
  * @wb: writeback state, owned by zram_wb.c
  */
