@@ -11,6 +11,16 @@
  * Reservations are claimed with test_and_set_bit(), so two reservers can
  * never both own a block; zram serialises reservers anyway (one writeback
  * at a time), which keeps the retry below cold.
+ *
+ * Deferred frees: a block that readers may still be reading (a written-back
+ * slot's block) is not released at once. Its owner sets its bit in a
+ * "pending" bitmap instead (set_bit, any context). The single reserver
+ * later moves the pending bits to a "staged" bitmap it alone owns
+ * (zram_extent_stage_frees()), waits until no reader that could have seen
+ * those blocks is left, and only then releases the staged blocks
+ * (zram_extent_release_staged()). Bits set in pending after the staging
+ * wait for the next round, so no block is released before the wait that
+ * covers its readers.
  */
 
 #include <linux/bitmap.h>
@@ -166,4 +176,62 @@ void zram_extent_release(unsigned long *bitmap, unsigned long start,
 
 	for (i = 0; i < len; i++)
 		clear_bit(start + i, bitmap);
+}
+
+/**
+ * zram_extent_stage_frees - take the pending frees for release
+ * @pending: bitmap of blocks freed but maybe still being read; bits are set
+ *           concurrently from any context
+ * @staged: bitmap of blocks taken for the next release, owned by the
+ *          caller (the single reserver)
+ * @nr_blocks: number of bits in both bitmaps
+ *
+ * Moves every bit set in @pending to @staged: each is cleared in @pending
+ * with test_and_clear_bit() before being set in @staged, so a bit set
+ * concurrently is either moved now or left for the next call, never lost.
+ *
+ * Context: any; never sleeps. Calls must be serialised with each other and
+ * with zram_extent_release_staged() on the same @staged.
+ * Return: number of blocks now staged that were not before.
+ */
+unsigned long zram_extent_stage_frees(unsigned long *pending,
+				      unsigned long *staged,
+				      unsigned long nr_blocks)
+{
+	unsigned long block, nr = 0;
+
+	for (block = find_next_bit(pending, nr_blocks, 0); block < nr_blocks;
+	     block = find_next_bit(pending, nr_blocks, block + 1)) {
+		if (!test_and_clear_bit(block, pending))
+			continue;
+		if (!test_and_set_bit(block, staged))
+			nr++;
+	}
+	return nr;
+}
+
+/**
+ * zram_extent_release_staged - release the staged blocks
+ * @bitmap: block bitmap
+ * @staged: blocks taken by zram_extent_stage_frees(); all cleared here
+ * @nr_blocks: number of bits in both bitmaps
+ *
+ * The caller has made sure that nobody still reads a staged block.
+ *
+ * Context: any; never sleeps. Serialised with zram_extent_stage_frees().
+ * Return: number of blocks released.
+ */
+unsigned long zram_extent_release_staged(unsigned long *bitmap,
+					 unsigned long *staged,
+					 unsigned long nr_blocks)
+{
+	unsigned long block, nr = 0;
+
+	for (block = find_next_bit(staged, nr_blocks, 0); block < nr_blocks;
+	     block = find_next_bit(staged, nr_blocks, block + 1)) {
+		clear_bit(block, staged);
+		clear_bit(block, bitmap);
+		nr++;
+	}
+	return nr;
 }

@@ -24,5 +24,11 @@ int zram_extent_reserve(unsigned long *bitmap, unsigned long nr_blocks,
 			unsigned long *start);
 void zram_extent_release(unsigned long *bitmap, unsigned long start,
 			 unsigned int len);
+unsigned long zram_extent_stage_frees(unsigned long *pending,
+				      unsigned long *staged,
+				      unsigned long nr_blocks);
+unsigned long zram_extent_release_staged(unsigned long *bitmap,
+					 unsigned long *staged,
+					 unsigned long nr_blocks);
 
 #endif /* _ZRAM_EXTENT_H_ */

@@ -49,6 +49,41 @@ struct fixed_case {
 	unsigned long cursor_after;
 };
 
+/*
+ * Deferred frees: @used blocks in use, of which @pending were freed and
+ * @staged already taken. Staging moves pending to staged (@nr_staged new
+ * ones); releasing then frees every staged block (@nr_released).
+ */
+struct stage_case {
+	const char *name;
+	unsigned long nr;
+	struct range used[MAX_RANGES];
+	struct range pending[MAX_RANGES];
+	struct range staged[MAX_RANGES];
+	unsigned long nr_staged;
+	unsigned long nr_released;
+};
+
+static const struct stage_case stage_cases[] = {
+	/* name, nr, used, pending, staged -> newly staged, released */
+	{ "nothing", 128, { { 0, 1 } }, { }, { },
+		0, 0 },
+	{ "one pending", 128, { { 0, 10 } }, { { 5, 1 } }, { },
+		1, 1 },
+	{ "last block", 130, { { 0, ALL } }, { { 129, 1 } }, { },
+		1, 1 },
+	{ "cross words", 256, { { 0, ALL } }, { { 60, 10 }, { 190, 3 } }, { },
+		13, 13 },
+	{ "all pending", 100, { { 0, ALL } }, { { 1, ALL } }, { },
+		99, 99 },
+	{ "staged only", 128, { { 0, 64 } }, { }, { { 3, 4 } },
+		0, 4 },
+	{ "both, overlap", 128, { { 0, 64 } }, { { 3, 10 } }, { { 10, 10 } },
+		7, 17 },
+	{ "one block map", 1, { { 0, 1 } }, { { 0, 1 } }, { },
+		1, 1 },
+};
+
 #define W ZRAM_EXTENT_WINDOW
 
 static const struct fixed_case fixed_cases[] = {
@@ -157,6 +192,62 @@ static void run_fixed_case(const struct fixed_case *c)
 	free(map);
 }
 
+static void fill_ranges(unsigned long *map, unsigned long nr,
+			const struct range *ranges)
+{
+	unsigned long i, end;
+	int r;
+
+	for (r = 0; r < MAX_RANGES && (ranges[r].len || ranges[r].start); r++) {
+		end = ranges[r].len == ALL ? nr : ranges[r].start + ranges[r].len;
+		for (i = ranges[r].start; i < end; i++)
+			set_bit(i, map);
+	}
+}
+
+static void run_stage_case(const struct stage_case *c)
+{
+	unsigned long *map = bitmap_new(c->nr);
+	unsigned long *pending = bitmap_new(c->nr);
+	unsigned long *staged = bitmap_new(c->nr);
+	unsigned long *want = bitmap_new(c->nr);
+	unsigned long *freed = bitmap_new(c->nr);
+	unsigned long n, i;
+	unsigned int bad = 0;
+
+	fill_ranges(map, c->nr, c->used);
+	fill_ranges(pending, c->nr, c->pending);
+	fill_ranges(staged, c->nr, c->staged);
+	fill_ranges(freed, c->nr, c->pending);
+	fill_ranges(freed, c->nr, c->staged);
+	memcpy(want, map, BITS_TO_LONGS(c->nr) * sizeof(long));
+
+	n = zram_extent_stage_frees(pending, staged, c->nr);
+	CHECK(n == c->nr_staged, "%s: staged %lu, want %lu", c->name, n,
+	      c->nr_staged);
+	for (i = 0; i < c->nr; i++)
+		if (test_bit(i, pending) ||
+		    test_bit(i, staged) != test_bit(i, freed) ||
+		    test_bit(i, map) != test_bit(i, want))
+			bad++;
+	CHECK(!bad, "%s: %u blocks wrong after staging", c->name, bad);
+
+	n = zram_extent_release_staged(map, staged, c->nr);
+	CHECK(n == c->nr_released, "%s: released %lu, want %lu", c->name, n,
+	      c->nr_released);
+	for (i = 0; i < c->nr; i++)
+		if (test_bit(i, staged) ||
+		    test_bit(i, map) != (test_bit(i, want) &&
+					 !test_bit(i, freed)))
+			bad++;
+	CHECK(!bad, "%s: %u blocks wrong after release", c->name, bad);
+	free(freed);
+	free(want);
+	free(staged);
+	free(pending);
+	free(map);
+}
+
 /*
  * Reference model: the allocator's contract restated one block at a time
  * over a bool array. Runs are visited in next-fit order from the cursor;
@@ -166,8 +257,48 @@ static void run_fixed_case(const struct fixed_case *c)
 struct model {
 	unsigned long nr;
 	bool *used;
+	bool *pending;	/* freed, still used until staged and released */
+	bool *staged;
 	unsigned long cursor;
 };
+
+/* Frees a used, not yet freed block the deferred way. */
+static void model_defer_free(struct model *m, unsigned long *pending,
+			     unsigned long b)
+{
+	if (!m->used[b] || m->pending[b] || m->staged[b])
+		return;
+	m->pending[b] = true;
+	set_bit(b, pending);
+}
+
+static unsigned long model_stage(struct model *m)
+{
+	unsigned long i, n = 0;
+
+	for (i = 0; i < m->nr; i++) {
+		if (m->pending[i]) {
+			m->pending[i] = false;
+			m->staged[i] = true;
+			n++;
+		}
+	}
+	return n;
+}
+
+static unsigned long model_release_staged(struct model *m)
+{
+	unsigned long i, n = 0;
+
+	for (i = 0; i < m->nr; i++) {
+		if (m->staged[i]) {
+			m->staged[i] = false;
+			m->used[i] = false;
+			n++;
+		}
+	}
+	return n;
+}
 
 static unsigned long model_run_len(const struct model *m, unsigned long p)
 {
@@ -216,12 +347,16 @@ static int model_reserve(struct model *m, unsigned int max_len,
 	return best_len;
 }
 
-static bool model_matches(const struct model *m, const unsigned long *map)
+static bool model_matches(const struct model *m, const unsigned long *map,
+			  const unsigned long *pending,
+			  const unsigned long *staged)
 {
 	unsigned long i;
 
 	for (i = 0; i < m->nr; i++)
-		if (m->used[i] != test_bit(i, map))
+		if (m->used[i] != test_bit(i, map) ||
+		    m->pending[i] != test_bit(i, pending) ||
+		    m->staged[i] != test_bit(i, staged))
 			return false;
 	return true;
 }
@@ -240,16 +375,20 @@ static unsigned long rnd(unsigned long n)
 static void run_random(unsigned long long seed, unsigned int ops)
 {
 	struct model m;
-	unsigned long *map, cursor = 0, i, start, mstart;
-	unsigned int op, max_len, density;
+	unsigned long *map, *pending, *staged, cursor = 0, i, start, mstart;
+	unsigned int op, max_len, density, r;
 	unsigned int bad = 0;
 	int ret, mret;
 
 	rng_state = seed * 0x9e3779b97f4a7c15ULL + 1;
 	m.nr = 1 + rnd(rnd(4) ? 2048 : 40);
 	m.used = calloc(m.nr, sizeof(bool));
+	m.pending = calloc(m.nr, sizeof(bool));
+	m.staged = calloc(m.nr, sizeof(bool));
 	m.cursor = 0;
 	map = bitmap_new(m.nr);
+	pending = bitmap_new(m.nr);
+	staged = bitmap_new(m.nr);
 	density = rnd(100);
 	for (i = 0; i < m.nr; i++) {
 		if (rnd(100) < density) {
@@ -259,7 +398,8 @@ static void run_random(unsigned long long seed, unsigned int ops)
 	}
 
 	for (op = 0; op < ops && !bad; op++) {
-		if (rnd(100) < 55) {
+		r = rnd(100);
+		if (r < 50) {
 			max_len = rnd(10) ? 1 + rnd(64) : rnd(3);
 			ret = zram_extent_reserve(map, m.nr, &cursor, max_len,
 						  &start);
@@ -267,27 +407,44 @@ static void run_random(unsigned long long seed, unsigned int ops)
 			if (ret != mret || (ret > 0 && start != mstart) ||
 			    (ret > 0 && cursor != m.cursor))
 				bad++;
-		} else if (rnd(100) < 80) {
+		} else if (r < 64) {
 			i = rnd(m.nr);
-			if (m.used[i]) {
+			if (m.used[i] && !m.pending[i] && !m.staged[i]) {
 				m.used[i] = false;
 				zram_extent_release(map, i, 1);
 			}
+		} else if (r < 84) {
+			model_defer_free(&m, pending, rnd(m.nr));
+		} else if (r < 90) {
+			if (zram_extent_stage_frees(pending, staged, m.nr) !=
+			    model_stage(&m))
+				bad++;
+		} else if (r < 95) {
+			if (zram_extent_release_staged(map, staged, m.nr) !=
+			    model_release_staged(&m))
+				bad++;
 		} else {
 			start = rnd(m.nr);
 			max_len = 1 + rnd(m.nr - start < 64 ? m.nr - start : 64);
-			for (i = start; i < start + max_len; i++)
+			for (i = start; i < start + max_len; i++) {
+				if (m.pending[i] || m.staged[i])
+					continue;
 				m.used[i] = false;
-			zram_extent_release(map, start, max_len);
+				zram_extent_release(map, i, 1);
+			}
 		}
-		if ((op & 15) == 0 && !model_matches(&m, map))
+		if ((op & 15) == 0 && !model_matches(&m, map, pending, staged))
 			bad++;
 	}
-	if (!model_matches(&m, map))
+	if (!model_matches(&m, map, pending, staged))
 		bad++;
 	CHECK(!bad, "seed %llu (nr %lu): diverged from model at op %u",
 	      seed, m.nr, op);
+	free(staged);
+	free(pending);
 	free(map);
+	free(m.staged);
+	free(m.pending);
 	free(m.used);
 }
 
@@ -389,6 +546,8 @@ int main(void)
 
 	for (i = 0; i < ARRAY_SIZE(fixed_cases); i++)
 		run_fixed_case(&fixed_cases[i]);
+	for (i = 0; i < ARRAY_SIZE(stage_cases); i++)
+		run_stage_case(&stage_cases[i]);
 	run_fill(1, 32);
 	run_fill(63, 32);
 	run_fill(64, 64);

@@ -41,4 +41,13 @@ static inline bool test_and_set_bit(unsigned long nr, unsigned long *addr)
 	return old & BIT_MASK(nr);
 }
 
+static inline bool test_and_clear_bit(unsigned long nr, unsigned long *addr)
+{
+	unsigned long old;
+
+	old = __atomic_fetch_and(&addr[BIT_WORD(nr)], ~BIT_MASK(nr),
+				 __ATOMIC_SEQ_CST);
+	return old & BIT_MASK(nr);
+}
+
 #endif
