@@ -668,34 +668,31 @@ static int zram_write_page(struct zram *zram, struct page *page, u32 index,
 static int zram_read_page(struct zram *zram, struct page *page, u32 index,
 			  struct bio *parent, bool nowait)
 {
-	unsigned long block = 0;
-	int ret = 0;
-	bool wb;
+	unsigned long block;
+	int ret, pin;
 
 	if (!zram_slot_lock_io(zram, index, nowait))
 		return -EAGAIN;
-	wb = zram_test_flag(zram, index, ZRAM_WB);
-	if (wb && nowait && !parent) {
+	if (!zram_test_flag(zram, index, ZRAM_WB)) {
+		ret = zram_slot_read_from_ram(zram, page, index);
+		zram_slot_unlock(zram, index);
+		return ret;
+	}
+	if (nowait && !parent) {
 		zram_slot_unlock(zram, index);
 		return -EAGAIN;
 	}
-	if (wb)
-		block = zram_get_handle(zram, index);
-	else
-		ret = zram_slot_read_from_ram(zram, page, index);
-	zram_slot_unlock(zram, index);
-	if (!wb)
-		return ret;
 	/*
-	 * Race tolerated (upstream has the same window): once unlocked, a
-	 * write or discard of this very sector may free the block, and a
-	 * writeback may reuse it for another slot before our read is
-	 * issued; the read then returns that slot's data. This needs a
-	 * read racing a write/discard of the same sector, whose result the
-	 * block layer leaves undefined; swap never does that (the swap
-	 * cache serialises a slot's read against its free).
+	 * Once unlocked, a write or discard of this sector may free the
+	 * block. The pin, taken before the unlock and so before any such
+	 * free, keeps a writeback from handing the block to another slot
+	 * until zram_wb_read() has completed and dropped the pin: the read
+	 * returns this slot's old data, never another slot's.
 	 */
-	return zram_wb_read(zram, page, block, parent);
+	block = zram_get_handle(zram, index);
+	pin = zram_wb_read_pin(zram);
+	zram_slot_unlock(zram, index);
+	return zram_wb_read(zram, page, block, pin, parent);
 }
 
 static gfp_t zram_io_gfp(bool nowait)
@@ -864,10 +861,13 @@ static int zram_bvec_write(struct zram *zram, struct bio_vec *bv, u32 index,
  * zram_read_page() - zram_slot_lock_io(): trylock, -EAGAIN when busy.
  *	zram_slot_read_from_ram(): per-CPU stream under a local_lock and
  *	zs_map_object(), neither sleeps. ZRAM_WB slot: full page ->
- *	zram_wb_read(parent): -EAGAIN when the backing device lacks nowait
- *	support (bdev_nowait()) or the GFP_NOWAIT bio allocation fails;
- *	else a REQ_NOWAIT read bio_chain()ed to ours, whose BLK_STS_AGAIN
- *	(backing device busy) reaches our bio through the chain; by then
+ *	zram_wb_read_pin() (srcu_down_read(), never sleeps) under the slot
+ *	lock, then zram_wb_read(parent), which drops the pin on every path:
+ *	-EAGAIN when the backing device lacks nowait support
+ *	(bdev_nowait()) or the GFP_NOWAIT bio allocation fails; else a
+ *	REQ_NOWAIT read chained to ours, whose completion drops the pin
+ *	(srcu_up_read(), irq-safe) and passes its BLK_STS_AGAIN
+ *	(backing device busy) on to our bio; by then
  *	the slot's access was already recorded (zram_slot_touch()), so a
  *	reissue finds it no longer idle - harmless, it was just read
  *	from. bd_reads counts the attempt too. Partial ->

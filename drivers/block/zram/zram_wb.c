@@ -40,6 +40,7 @@
 #include <linux/mm.h>
 #include <linux/sizes.h>
 #include <linux/slab.h>
+#include <linux/srcu.h>
 #include <linux/string.h>
 #include <linux/wait.h>
 #include <linux/workqueue.h>
@@ -144,6 +145,21 @@ struct zram_wb_ctl {
 	wait_queue_head_t wait;
 	int stop_err;
 	bool io_error;
+};
+
+/**
+ * struct zram_wb_rbio - a backing device read chained to a zram bio
+ * @zram: the device, whose wb.read_srcu @pin belongs to
+ * @parent: the zram bio, completed after this read
+ * @pin: srcu_down_read() index, released at completion
+ * @bio: the read; last, allocated from wb.read_bs with the fields above as
+ *	front pad
+ */
+struct zram_wb_rbio {
+	struct zram *zram;
+	struct bio *parent;
+	int pin;
+	struct bio bio;
 };
 
 static sector_t zram_wb_block_sector(unsigned long block)
@@ -365,7 +381,11 @@ static bool zram_wb_commit_slot(struct zram *zram, u32 index,
 	return committed;
 }
 
-/* A failed bio: its slots stay in RAM, its blocks and budget go back. */
+/*
+ * A failed bio: its slots stay in RAM, its blocks and budget go back. The
+ * blocks are released at once, not deferred: no slot ever pointed to them,
+ * so no reader can be reading them.
+ */
 static void zram_wb_fail_req(struct zram_wb_ctl *ctl, struct zram_wb_req *req)
 {
 	struct zram_wb *wb = &ctl->zram->wb;
@@ -403,6 +423,7 @@ static void zram_wb_commit(struct zram_wb_ctl *ctl, struct zram_wb_req *req)
 	atomic64_add(req->nr_pages, &zram->stats.bd_writes);
 	for (i = 0; i < req->nr_pages; i++) {
 		block = req->block + i;
+		/* Never a slot's block, never read: released at once. */
 		if (!zram_wb_commit_slot(zram, req->slots[i], block, req->mode))
 			zram_extent_release(zram->wb.bitmap, block, 1);
 	}
@@ -574,14 +595,41 @@ static void zram_wb_submit(struct zram_wb_ctl *ctl, struct zram_wb_req *req)
 }
 
 /**
+ * zram_wb_harvest - make the blocks freed since the last harvest reusable
+ * @zram: device with a backing device
+ *
+ * Blocks freed by zram_wb_free_block() wait in wb.free_pending. They are
+ * staged first and only then is a grace period of wb.read_srcu waited
+ * for: every read that pinned a staged block pinned it before the free
+ * (under the slot lock), hence before the staging, so the grace period
+ * covers it. A block freed during the wait stays pending for the next
+ * harvest, as its reader may have pinned after the grace period began.
+ *
+ * Context: process context, zram_wb.lock held; sleeps when there is
+ * something to harvest.
+ */
+static void zram_wb_harvest(struct zram *zram)
+{
+	struct zram_wb *wb = &zram->wb;
+
+	lockdep_assert_held(&wb->lock);
+	/* Staged is empty between harvests: nothing new, nothing to do. */
+	if (!zram_extent_stage_frees(wb->free_pending, wb->free_staged,
+				     wb->nr_blocks))
+		return;
+	synchronize_srcu(&wb->read_srcu);
+	zram_extent_release_staged(wb->bitmap, wb->free_staged, wb->nr_blocks);
+}
+
+/**
  * zram_wb_reserve - stage 2: reserve blocks for the next bio
  * @ctl: writeback
  * @nr_pages: most blocks wanted
  * @block: out, first block reserved
  *
- * When the backing device looks full, waits for the bios in flight and
- * tries once more: failed bios and slots that changed meanwhile give
- * their blocks back when committed.
+ * When the backing device looks full, waits for the bios in flight,
+ * harvests the blocks freed meanwhile and tries once more: failed bios and
+ * slots that changed meanwhile give their blocks back when committed.
  *
  * Context: process context, zram_wb.lock held; sleeps.
  * Return: blocks reserved (1 to @nr_pages) or -ENOSPC.
@@ -598,6 +646,7 @@ static int zram_wb_reserve(struct zram_wb_ctl *ctl, unsigned int nr_pages,
 	if (ret != -ENOSPC)
 		return ret;
 	zram_wb_reap(ctl, true);
+	zram_wb_harvest(ctl->zram);
 	return zram_extent_reserve(wb->bitmap, wb->nr_blocks, &wb->cursor,
 				   nr_pages, block);
 }
@@ -754,7 +803,8 @@ static struct zram_wb_ctl *zram_wb_ctl_alloc(struct zram *zram)
  * @ops: parsed parameters, run in order
  * @nr_ops: number of @ops
  *
- * Waits for a writeback already running, and for all its own bios.
+ * Waits for a writeback already running, and for all its own bios. First
+ * makes the blocks freed since the last writeback reusable.
  *
  * Context: process context, init_lock held for read; sleeps.
  * Return: 0; -EIO when writeback_limit stopped it with slots left or a
@@ -772,6 +822,7 @@ static int zram_wb_run(struct zram *zram, const struct zram_wb_op *ops,
 
 	if (!ctl)
 		return -ENOMEM;
+	zram_wb_harvest(zram);
 	for (i = 0; i < nr_ops && !ctl->stop_err; i++)
 		zram_wb_run_op(ctl, &ops[i]);
 	zram_wb_reap(ctl, true);
@@ -1126,14 +1177,68 @@ static void zram_wb_release_bdev(struct zram *zram)
 	lockdep_assert_held_write(&zram->init_lock);
 	if (wb->bdev_file)
 		bdev_fput(wb->bdev_file);
+	/* Also frees free_pending and free_staged: one allocation. */
 	kvfree(wb->bitmap);
 	kfree(wb->bdev_path);
 	wb->bdev_file = NULL;
 	wb->bdev = NULL;
 	wb->bdev_path = NULL;
 	wb->bitmap = NULL;
+	wb->free_pending = NULL;
+	wb->free_staged = NULL;
 	wb->nr_blocks = 0;
 	wb->cursor = 0;
+}
+
+/**
+ * zram_wb_read_init - initialize the read pin state on first attach
+ * @zram: device, init_lock held for write
+ *
+ * wb.read_srcu and wb.read_bs then stay until reset, across backing
+ * device changes.
+ *
+ * Context: process context; sleeps.
+ * Return: 0 or -ENOMEM.
+ */
+static int zram_wb_read_init(struct zram *zram)
+{
+	struct zram_wb *wb = &zram->wb;
+	int err;
+
+	lockdep_assert_held_write(&zram->init_lock);
+	if (wb->read_ready)
+		return 0;
+	err = init_srcu_struct(&wb->read_srcu);
+	if (err)
+		return err;
+	err = bioset_init(&wb->read_bs, BIO_POOL_SIZE,
+			  offsetof(struct zram_wb_rbio, bio), 0);
+	if (err)
+		goto out_cleanup_srcu;
+	wb->read_ready = true;
+	return 0;
+
+out_cleanup_srcu:
+	cleanup_srcu_struct(&wb->read_srcu);
+	return err;
+}
+
+/*
+ * Frees the read pin state, if initialized; a second call does nothing.
+ * init_lock held for write, and no written-back slot read in flight: reset
+ * claims and syncs the device first, and a chained read drops its pin
+ * before its parent bio completes. cleanup_srcu_struct() warns otherwise.
+ */
+static void zram_wb_read_exit(struct zram *zram)
+{
+	struct zram_wb *wb = &zram->wb;
+
+	lockdep_assert_held_write(&zram->init_lock);
+	if (!wb->read_ready)
+		return;
+	bioset_exit(&wb->read_bs);
+	cleanup_srcu_struct(&wb->read_srcu);
+	wb->read_ready = false;
 }
 
 /**
@@ -1141,8 +1246,9 @@ static void zram_wb_release_bdev(struct zram *zram)
  * @zram: device, not initialized, init_lock held for write
  * @path: path as written to backing_dev
  *
- * Opens @path, allocates the block bitmap and only then replaces the
- * current backing device, so on error nothing changed.
+ * Opens @path, allocates the block bitmaps, initializes the read pin
+ * state on first use, and only then replaces the current backing device,
+ * so on error the backing device did not change.
  *
  * Context: process context; sleeps.
  * Return: 0 or -errno, see zram_wb_open_bdev(); -ENOMEM.
@@ -1150,7 +1256,7 @@ static void zram_wb_release_bdev(struct zram *zram)
 static int zram_wb_attach_bdev(struct zram *zram, const char *path)
 {
 	struct zram_wb *wb = &zram->wb;
-	unsigned long nr_blocks;
+	unsigned long nr_blocks, longs;
 	struct file *bdev_file;
 	unsigned long *bitmap;
 	char *saved_path;
@@ -1166,11 +1272,16 @@ static int zram_wb_attach_bdev(struct zram *zram, const char *path)
 		goto out_free_path;
 	}
 	nr_blocks = bdev_nr_bytes(file_bdev(bdev_file)) >> PAGE_SHIFT;
-	bitmap = kvcalloc(BITS_TO_LONGS(nr_blocks), sizeof(long), GFP_KERNEL);
+	longs = BITS_TO_LONGS(nr_blocks);
+	/* bitmap, free_pending and free_staged, in this order. */
+	bitmap = kvcalloc(array_size(3, longs), sizeof(long), GFP_KERNEL);
 	if (!bitmap) {
 		err = -ENOMEM;
 		goto out_put_bdev;
 	}
+	err = zram_wb_read_init(zram);
+	if (err)
+		goto out_free_bitmap;
 	/* Block 0 is never used: a ZRAM_WB handle of 0 would look empty. */
 	set_bit(0, bitmap);
 
@@ -1179,9 +1290,13 @@ static int zram_wb_attach_bdev(struct zram *zram, const char *path)
 	wb->bdev = file_bdev(bdev_file);
 	wb->bdev_path = saved_path;
 	wb->bitmap = bitmap;
+	wb->free_pending = bitmap + longs;
+	wb->free_staged = bitmap + 2 * longs;
 	wb->nr_blocks = nr_blocks;
 	return 0;
 
+out_free_bitmap:
+	kvfree(bitmap);
 out_put_bdev:
 	bdev_fput(bdev_file);
 out_free_path:
@@ -1301,31 +1416,98 @@ static int zram_wb_read_sync(struct zram *zram, struct page *page,
 	return rd.error;
 }
 
+/*
+ * Drops a read pin taken by zram_wb_read_pin(). Any context, including
+ * hard interrupt; never sleeps.
+ */
+static void zram_wb_read_unpin(struct zram *zram, int pin)
+	__releases(&zram->wb.read_srcu)
+{
+	srcu_up_read(&zram->wb.read_srcu, pin);
+}
+
+/*
+ * Completion of a chained read, like bio_chain()'s: passes the first error
+ * on to the parent and completes it, but drops the pin first, so that the
+ * parent (and with it reset's wait for I/O) never outlives the pin.
+ */
+static void zram_wb_read_end_io(struct bio *bio)
+{
+	struct zram_wb_rbio *rbio = container_of(bio, struct zram_wb_rbio, bio);
+	struct bio *parent = rbio->parent;
+
+	/* For sparse: the pin zram_wb_read_async() handed over. */
+	__acquire(&rbio->zram->wb.read_srcu);
+	if (bio->bi_status && !parent->bi_status)
+		parent->bi_status = bio->bi_status;
+	zram_wb_read_unpin(rbio->zram, rbio->pin);
+	bio_put(bio);
+	bio_endio(parent);
+}
+
+/*
+ * Submits the read, whose completion drops @pin; on error drops it at
+ * once. Returns 0, -EAGAIN or -ENOMEM.
+ */
 static int zram_wb_read_async(struct zram *zram, struct page *page,
-			      unsigned long block, struct bio *parent)
+			      unsigned long block, int pin, struct bio *parent)
+	__releases(&zram->wb.read_srcu)
 {
 	bool nowait = parent->bi_opf & REQ_NOWAIT;
 	struct block_device *bdev = zram->wb.bdev;
-	struct bio *bio;
+	struct zram_wb_rbio *rbio;
+	struct bio *bio = NULL;
 
-	if (nowait && !bdev_nowait(bdev))
-		return -EAGAIN;
-	bio = bio_alloc(bdev, 1, REQ_OP_READ | (parent->bi_opf & REQ_NOWAIT),
-			nowait ? GFP_NOWAIT | __GFP_NOWARN : GFP_NOIO);
-	if (!bio)
+	/* Without REQ_NOWAIT the mempool makes this wait, never fail. */
+	if (!nowait || bdev_nowait(bdev))
+		bio = bio_alloc_bioset(bdev, 1, REQ_OP_READ |
+				       (parent->bi_opf & REQ_NOWAIT),
+				       nowait ? GFP_NOWAIT | __GFP_NOWARN :
+				       GFP_NOIO, &zram->wb.read_bs);
+	if (!bio) {
+		zram_wb_read_unpin(zram, pin);
 		return nowait ? -EAGAIN : -ENOMEM;
+	}
+	rbio = container_of(bio, struct zram_wb_rbio, bio);
+	rbio->zram = zram;
+	rbio->parent = parent;
+	rbio->pin = pin;
 	bio->bi_iter.bi_sector = zram_wb_block_sector(block);
+	bio->bi_end_io = zram_wb_read_end_io;
 	__bio_add_page(bio, page, PAGE_SIZE, 0);
-	bio_chain(bio, parent);
+	bio_inc_remaining(parent);
+	/* The pin now belongs to the bio: zram_wb_read_end_io() drops it. */
+	__release(&zram->wb.read_srcu);
 	submit_bio(bio);
 	return 0;
+}
+
+/**
+ * zram_wb_read_pin - pin the block of a written-back slot against reuse
+ * @zram: device with a backing device
+ *
+ * Until the pin is dropped, no block freed after this call is handed out
+ * again (see zram_wb_harvest()). Taking it under the slot lock orders it
+ * before any free of the slot's block. zram_wb_read() drops it.
+ *
+ * Context: slot lock of the ZRAM_WB slot held; any context but NMI; never
+ * sleeps, nowait-safe.
+ * Return: the pin, to pass to zram_wb_read().
+ */
+int zram_wb_read_pin(struct zram *zram)
+	__acquires(&zram->wb.read_srcu)
+{
+	return srcu_down_read(&zram->wb.read_srcu);
 }
 
 /**
  * zram_wb_read - read one written-back slot from the backing device
  * @zram: device with a backing device
  * @page: destination page (PAGE_SIZE bytes)
- * @block: backing device block (the ZRAM_WB slot's handle)
+ * @block: backing device block (the ZRAM_WB slot's handle, read under the
+ *	slot lock together with @pin)
+ * @pin: from zram_wb_read_pin(); dropped on every path: when the read
+ *	completed (with @parent: in its completion), or at once on error
  * @parent: bio to chain the read to, or NULL to read synchronously
  *
  * With @parent the read is submitted chained to it, so @parent completes
@@ -1340,14 +1522,17 @@ static int zram_wb_read_async(struct zram *zram, struct page *page,
  * -errno (without @parent).
  */
 int zram_wb_read(struct zram *zram, struct page *page, unsigned long block,
-		 struct bio *parent)
+		 int pin, struct bio *parent)
+	__releases(&zram->wb.read_srcu)
 {
 	int ret;
 
-	if (parent)
-		ret = zram_wb_read_async(zram, page, block, parent);
-	else
+	if (parent) {
+		ret = zram_wb_read_async(zram, page, block, pin, parent);
+	} else {
 		ret = zram_wb_read_sync(zram, page, block);
+		zram_wb_read_unpin(zram, pin);
+	}
 	if (ret != -EAGAIN)
 		atomic64_inc(&zram->stats.bd_reads);
 	return ret;
@@ -1358,12 +1543,19 @@ int zram_wb_read(struct zram *zram, struct page *page, unsigned long block,
  * @zram: device
  * @block: block number, a ZRAM_WB slot's handle
  *
- * Context: slot lock of the ZRAM_WB slot held (which keeps the bitmap
- * alive); any context, never sleeps.
+ * The block is not reusable at once: a read that pinned it may still be
+ * in flight. It waits in wb.free_pending until the next harvest by a
+ * writeback (zram_wb_harvest()).
+ *
+ * Context: slot lock of the ZRAM_WB slot held (which keeps the bitmaps
+ * alive); any context, even hard interrupt; never sleeps.
  */
 void zram_wb_free_block(struct zram *zram, unsigned long block)
 {
-	WARN_ON_ONCE(!test_and_clear_bit(block, zram->wb.bitmap));
+	struct zram_wb *wb = &zram->wb;
+
+	WARN_ON_ONCE(!test_bit(block, wb->bitmap));
+	WARN_ON_ONCE(test_and_set_bit(block, wb->free_pending));
 	atomic64_dec(&zram->stats.bd_count);
 }
 
@@ -1387,9 +1579,12 @@ void zram_wb_init(struct zram *zram)
  * zram_wb_reset - release the backing device at device reset
  * @zram: device; every slot already freed
  *
- * Releases the backing device and its bitmap (also when the device was
- * never initialized) and disables writeback_limit with a zero budget, as
- * documented upstream. writeback_batch_size is kept.
+ * Releases the backing device, its bitmaps (pending frees included) and
+ * the read pin state (also when the device was never initialized), and
+ * disables writeback_limit with a zero budget, as documented upstream.
+ * writeback_batch_size is kept. No read of a written-back slot is in
+ * flight: the core claimed and synced the device, and freed every slot.
+ * May run twice in a row (hot_remove); the second run changes nothing.
  *
  * Context: process context, init_lock held for write; sleeps.
  */
@@ -1399,6 +1594,7 @@ void zram_wb_reset(struct zram *zram)
 
 	lockdep_assert_held_write(&zram->init_lock);
 	zram_wb_release_bdev(zram);
+	zram_wb_read_exit(zram);
 	spin_lock(&wb->limit_lock);
 	wb->limit_enable = false;
 	wb->limit = 0;

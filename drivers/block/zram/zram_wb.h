@@ -8,9 +8,11 @@
 #ifndef _ZRAM_WB_H_
 #define _ZRAM_WB_H_
 
+#include <linux/bio.h>
 #include <linux/errno.h>
 #include <linux/mutex.h>
 #include <linux/spinlock.h>
+#include <linux/srcu.h>
 #include <linux/sysfs.h>
 #include <linux/types.h>
 
@@ -35,11 +37,29 @@ struct zram;
  * @bdev: block device of @bdev_file
  * @bdev_path: path written to backing_dev, shown by it
  * @bitmap: one bit per 4 KiB block of the backing device, set while the
- *	block is in use or reserved; block 0 is never used (a ZRAM_WB
- *	handle of 0 would look empty), so its bit stays set. Bits change only
- *	by atomic bitops, see zram_extent.c.
- * @nr_blocks: number of bits in @bitmap
+ *	block is in use, reserved or waiting in @free_pending/@free_staged;
+ *	block 0 is never used (a ZRAM_WB handle of 0 would look empty), so
+ *	its bit stays set. Bits change only by atomic bitops, see
+ *	zram_extent.c. One allocation holds @bitmap, @free_pending and
+ *	@free_staged.
+ * @free_pending: blocks freed by zram_wb_free_block() (any context) that a
+ *	reader may still be reading; set_bit() by the freer, moved to
+ *	@free_staged by the writeback that holds @lock
+ * @free_staged: blocks taken from @free_pending by the writeback holding
+ *	@lock, released once @read_srcu had a grace period (under @lock)
+ * @nr_blocks: number of bits in each bitmap
  * @cursor: next-fit cursor of the block allocator (under @lock)
+ * @read_srcu: pins blocks read by written-back slot reads: a reader takes
+ *	srcu_down_read() under the slot lock and srcu_up_read() when its
+ *	backing device read completed (possibly in irq context). A freed
+ *	block is reused only after a synchronize_srcu() that started after
+ *	the free, so it never changes under a read that saw it.
+ * @read_bs: bio_set of the chained backing device reads; its front pad
+ *	carries the pin to the completion
+ * @read_ready: @read_srcu and @read_bs are initialized. Set by the first
+ *	backing_dev store, cleared by reset, both with init_lock held for
+ *	write; reset may run twice (hot_remove), the second one finds it
+ *	clear
  * @limit_lock: protects @limit_enable, @limit and @limit_gen. A plain
  *	spinlock: only process context takes it.
  * @limit_enable: writeback_limit is enforced
@@ -57,8 +77,13 @@ struct zram_wb {
 	struct block_device *bdev;
 	char *bdev_path;
 	unsigned long *bitmap;
+	unsigned long *free_pending;
+	unsigned long *free_staged;
 	unsigned long nr_blocks;
 	unsigned long cursor;
+	struct srcu_struct read_srcu;
+	struct bio_set read_bs;
+	bool read_ready;
 	spinlock_t limit_lock;	/* guards @limit_* */
 	bool limit_enable;
 	u64 limit;
@@ -70,8 +95,9 @@ struct zram_wb {
 void zram_wb_init(struct zram *zram);
 void zram_wb_reset(struct zram *zram);
 void zram_wb_free_block(struct zram *zram, unsigned long block);
+int zram_wb_read_pin(struct zram *zram);
 int zram_wb_read(struct zram *zram, struct page *page, unsigned long block,
-		 struct bio *parent);
+		 int pin, struct bio *parent);
 
 extern const struct attribute_group zram_wb_attr_group;
 
@@ -92,8 +118,14 @@ static inline void zram_wb_free_block(struct zram *zram, unsigned long block)
 {
 }
 
+static inline int zram_wb_read_pin(struct zram *zram)
+{
+	return 0;
+}
+
 static inline int zram_wb_read(struct zram *zram, struct page *page,
-			       unsigned long block, struct bio *parent)
+			       unsigned long block, int pin,
+			       struct bio *parent)
 {
 	return -EIO;
 }
