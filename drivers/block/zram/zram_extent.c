@@ -3,11 +3,12 @@
  * Block-extent allocator for the zram backing device.
  *
  * Concurrency: every change of a bit is an atomic bitop, and there is no
- * lock. Blocks are released (clear_bit) from any context, including
- * hardirq, by zram_wb_free_block() and by writeback completion, while a
- * reservation may be scanning. A concurrent release can only turn a used
- * bit into a free one, so a scan at worst misses a block that just became
- * free; that is tolerated, the block is found by a later reservation.
+ * lock. Blocks may be released (clear_bit) from any context, including
+ * hardirq, while a reservation is scanning; zram releases them from the
+ * writeback (bios that failed, slots that changed, harvested frees). A
+ * concurrent release can only turn a used bit into a free one, so a scan
+ * at worst misses a block that just became free; that is tolerated, the
+ * block is found by a later reservation.
  * Reservations are claimed with test_and_set_bit(), so two reservers can
  * never both own a block; zram serialises reservers anyway (one writeback
  * at a time), which keeps the retry below cold.

@@ -1211,8 +1211,15 @@ static int zram_wb_read_init(struct zram *zram)
 	err = init_srcu_struct(&wb->read_srcu);
 	if (err)
 		return err;
+	/*
+	 * One zram bio may allocate several reads before any is issued
+	 * (they wait on current->bio_list until ->submit_bio returns); the
+	 * rescuer issues them when the mempool would otherwise wait for
+	 * its own unissued bios.
+	 */
 	err = bioset_init(&wb->read_bs, BIO_POOL_SIZE,
-			  offsetof(struct zram_wb_rbio, bio), 0);
+			  offsetof(struct zram_wb_rbio, bio),
+			  BIOSET_NEED_BVECS | BIOSET_NEED_RESCUER);
 	if (err)
 		goto out_cleanup_srcu;
 	wb->read_ready = true;
