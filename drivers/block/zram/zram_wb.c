@@ -24,8 +24,14 @@
  *                          |   ENOSPC --> stored, ZRAM_PP_SLOT cleared
  *
  * ZRAM_PP_SLOT is set only here, by the one writeback that holds
- * zram_wb.lock, so a slot that lost it cannot regain it behind our back:
- * finding it still set at commit proves the data we wrote is the slot's.
+ * zram_wb.lock. Within one slot range a slot is selected at most once (the
+ * walk only goes up), but ranges may repeat or overlap: a slot in flight
+ * in bio R, then overwritten (ZRAM_PP_SLOT cleared), could be selected
+ * again by a later range with its new data, and R's completion would then
+ * commit the old data. zram_wb_run() therefore waits for every bio in
+ * flight before it selects for the next range. With that, a slot never
+ * regains ZRAM_PP_SLOT while a bio carrying it is in flight, and finding
+ * the mark still set at commit proves the data we wrote is the slot's.
  */
 
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
@@ -803,8 +809,9 @@ static struct zram_wb_ctl *zram_wb_ctl_alloc(struct zram *zram)
  * @ops: parsed parameters, run in order
  * @nr_ops: number of @ops
  *
- * Waits for a writeback already running, and for all its own bios. First
- * makes the blocks freed since the last writeback reusable.
+ * Waits for a writeback already running, and for all its own bios, also
+ * before each range but the first (see top of file). First makes the
+ * blocks freed since the last writeback reusable.
  *
  * Context: process context, init_lock held for read; sleeps.
  * Return: 0; -EIO when writeback_limit stopped it with slots left or a
@@ -823,8 +830,14 @@ static int zram_wb_run(struct zram *zram, const struct zram_wb_op *ops,
 	if (!ctl)
 		return -ENOMEM;
 	zram_wb_harvest(zram);
-	for (i = 0; i < nr_ops && !ctl->stop_err; i++)
+	for (i = 0; i < nr_ops && !ctl->stop_err; i++) {
+		/*
+		 * Ranges may repeat or overlap: no slot may be selected again
+		 * while a bio carrying its old data is in flight (top of file).
+		 */
+		zram_wb_reap(ctl, true);
 		zram_wb_run_op(ctl, &ops[i]);
+	}
 	zram_wb_reap(ctl, true);
 
 	if (ctl->stop_err)
