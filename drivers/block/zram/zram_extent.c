@@ -49,9 +49,10 @@ struct zram_extent_best {
  * Visits free runs in next-fit order: those starting in [@from, @nr_blocks)
  * first, then those starting in [0, @from). A run never wraps from the last
  * block to block 0, since those blocks are not adjacent on the device. The
- * search stops at the first run of at least @max_len blocks, or once run
- * starts lie more than %ZRAM_EXTENT_WINDOW blocks past the first free block
- * seen; it never stops before finding a free block if there is one.
+ * search stops at the first run of at least @max_len blocks, after
+ * %ZRAM_EXTENT_MAX_RUNS runs, or once run starts lie more than
+ * %ZRAM_EXTENT_WINDOW blocks past the first free block seen; it never
+ * stops before finding a free block if there is one.
  *
  * Context: any; does not modify @bitmap.
  */
@@ -62,6 +63,7 @@ static void zram_extent_scan(const unsigned long *bitmap,
 {
 	unsigned long deadline = ULONG_MAX;
 	unsigned long lo, hi, pos, start, end, dist;
+	unsigned int runs = 0;
 	int pass;
 
 	best->start = 0;
@@ -83,6 +85,8 @@ static void zram_extent_scan(const unsigned long *bitmap,
 				if (best->len >= max_len)
 					return;
 			}
+			if (++runs >= ZRAM_EXTENT_MAX_RUNS)
+				return;
 			if (deadline == ULONG_MAX)
 				deadline = dist + ZRAM_EXTENT_WINDOW;
 		}
@@ -124,9 +128,10 @@ static unsigned long zram_extent_claim(unsigned long *bitmap,
  *
  * Next-fit with a bounded best-fit fallback: takes the first run of
  * @max_len free blocks met from @cursor onwards (wrapping to block 0),
- * otherwise the longest shorter run found within the search window, down
- * to a single block. The caller owns the reserved blocks and gives back
- * any it does not use with zram_extent_release().
+ * otherwise the longest shorter run among the first %ZRAM_EXTENT_MAX_RUNS
+ * runs within the search window, down to a single block. The caller owns
+ * the reserved blocks and gives back any it does not use with
+ * zram_extent_release().
  *
  * Context: any; never sleeps. Safe against concurrent releases; callers
  * should serialise reservations among themselves (see top of file).

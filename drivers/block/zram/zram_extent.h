@@ -19,6 +19,14 @@
  */
 #define ZRAM_EXTENT_WINDOW	1024UL
 
+/*
+ * Most free runs one search visits before settling for the longest seen.
+ * On a fragmented bitmap (say every other block used) the window alone
+ * still lets a search visit about 512 one-block runs to hand out a single
+ * block; this bounds it to a few bitops per run visited.
+ */
+#define ZRAM_EXTENT_MAX_RUNS	16
+
 int zram_extent_reserve(unsigned long *bitmap, unsigned long nr_blocks,
 			unsigned long *cursor, unsigned int max_len,
 			unsigned long *start);

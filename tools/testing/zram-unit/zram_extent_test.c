@@ -192,6 +192,39 @@ static void run_fixed_case(const struct fixed_case *c)
 	free(map);
 }
 
+/*
+ * The run-count bound. Every other block used: the runs are the odd
+ * blocks, run i (from 1) is block 2i - 1. Freeing block 2K (K =
+ * ZRAM_EXTENT_MAX_RUNS) when @longer_in makes run K (2K - 1 to 2K + 1) 3
+ * blocks long, the longest of the first K runs. Freeing 2K + 4 and 2K + 6
+ * makes run K + 1 (2K + 3 to 2K + 7) 5 blocks long: well within the window
+ * but past the bound, so never looked at. The reservation takes run K, or
+ * run 1 without @longer_in.
+ */
+static void run_bound_case(bool longer_in)
+{
+	const unsigned long k = ZRAM_EXTENT_MAX_RUNS, nr = 4 * k + 64;
+	unsigned long *map = bitmap_new(nr);
+	unsigned long cursor = 0, start = ~0UL, i;
+	unsigned long want_start = longer_in ? 2 * k - 1 : 1;
+	int want = longer_in ? 3 : 1;
+	int ret;
+
+	for (i = 0; i < nr; i += 2)
+		set_bit(i, map);
+	if (longer_in)
+		clear_bit(2 * k, map);
+	clear_bit(2 * k + 4, map);
+	clear_bit(2 * k + 6, map);
+	ret = zram_extent_reserve(map, nr, &cursor, 32, &start);
+	CHECK(ret == want && start == want_start &&
+	      cursor == want_start + want,
+	      "run bound (longer_in %d): ret %d start %lu cursor %lu, want %d %lu %lu",
+	      longer_in, ret, start, cursor, want, want_start,
+	      want_start + want);
+	free(map);
+}
+
 static void fill_ranges(unsigned long *map, unsigned long nr,
 			const struct range *ranges)
 {
@@ -251,8 +284,9 @@ static void run_stage_case(const struct stage_case *c)
 /*
  * Reference model: the allocator's contract restated one block at a time
  * over a bool array. Runs are visited in next-fit order from the cursor;
- * the first run of @max_len wins, else the longest run starting within
- * ZRAM_EXTENT_WINDOW blocks of the first free block seen.
+ * the first run of @max_len wins, else the longest among the first
+ * ZRAM_EXTENT_MAX_RUNS runs that start within ZRAM_EXTENT_WINDOW blocks of
+ * the first free block seen.
  */
 struct model {
 	unsigned long nr;
@@ -314,7 +348,7 @@ static int model_reserve(struct model *m, unsigned int max_len,
 {
 	unsigned long from = m->cursor < m->nr ? m->cursor : 0;
 	unsigned long best = 0, best_len = 0, deadline = ~0UL;
-	unsigned long k, p, lo, dist, len;
+	unsigned long k, p, lo, dist, len, runs = 0;
 
 	if (!max_len)
 		return -EINVAL;
@@ -333,6 +367,8 @@ static int model_reserve(struct model *m, unsigned int max_len,
 			if (best_len >= max_len)
 				break;
 		}
+		if (++runs >= ZRAM_EXTENT_MAX_RUNS)
+			break;
 		if (deadline == ~0UL)
 			deadline = dist + ZRAM_EXTENT_WINDOW;
 	}
@@ -548,6 +584,8 @@ int main(void)
 		run_fixed_case(&fixed_cases[i]);
 	for (i = 0; i < ARRAY_SIZE(stage_cases); i++)
 		run_stage_case(&stage_cases[i]);
+	run_bound_case(true);
+	run_bound_case(false);
 	run_fill(1, 32);
 	run_fill(63, 32);
 	run_fill(64, 64);
