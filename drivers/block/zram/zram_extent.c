@@ -3,12 +3,15 @@
  * Block-extent allocator for the zram backing device.
  *
  * Concurrency: every change of a bit is an atomic bitop, and there is no
- * lock. Blocks may be released (clear_bit) from any context, including
- * hardirq, while a reservation is scanning; zram releases them from the
- * writeback (bios that failed, slots that changed, harvested frees). A
- * concurrent release can only turn a used bit into a free one, so a scan
- * at worst misses a block that just became free; that is tolerated, the
- * block is found by a later reservation.
+ * lock. Blocks may be released (clear_bit) while a reservation is
+ * scanning; the functions here never sleep and may run in any context.
+ * zram releases blocks only from the writeback, in process context (bios
+ * that failed, slots that changed when their bio completed, harvested
+ * frees); freeing a written-back slot (zram_wb_free_block(), any context)
+ * only sets its bit in the pending bitmap, see below. A concurrent release
+ * can only turn a used bit into a free one, so a scan at worst misses a
+ * block that just became free; that is tolerated, the block is found by a
+ * later reservation.
  * Reservations are claimed with test_and_set_bit(), so two reservers can
  * never both own a block; zram serialises reservers anyway (one writeback
  * at a time), which keeps the retry below cold.
