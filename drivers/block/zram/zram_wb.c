@@ -1553,7 +1553,15 @@ int zram_wb_read(struct zram *zram, struct page *page, unsigned long block,
 		ret = zram_wb_read_sync(zram, page, block);
 		zram_wb_read_unpin(zram, pin);
 	}
-	if (ret != -EAGAIN)
+	/*
+	 * bd_reads counts reads issued: a chained read once submitted,
+	 * whatever its outcome; a synchronous read only when it succeeded,
+	 * as its error cannot tell a read refused before reaching the device
+	 * from one the device failed. A REQ_NOWAIT zram bio that fails with
+	 * -EAGAIN after some of its chained reads were submitted is reissued
+	 * by its submitter, and those reads are then counted twice.
+	 */
+	if (!ret)
 		atomic64_inc(&zram->stats.bd_reads);
 	return ret;
 }
