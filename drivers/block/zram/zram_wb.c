@@ -452,6 +452,7 @@ static void zram_wb_reap(struct zram_wb_ctl *ctl, bool all)
 	struct zram_wb_req *req, *tmp;
 	LIST_HEAD(done);
 
+	lockdep_assert_held(&ctl->zram->wb.lock);
 	/*
 	 * Sleeping with the plug held would flush it from the scheduler,
 	 * which hands the dispatch to kblockd: one extra context switch per
@@ -503,6 +504,7 @@ static struct zram_wb_req *zram_wb_get_req(struct zram_wb_ctl *ctl)
 {
 	struct zram_wb_req *req;
 
+	lockdep_assert_held(&ctl->zram->wb.lock);
 	if (list_empty(&ctl->free) && ctl->nr_reqs < ctl->batch_size) {
 		req = kzalloc(sizeof(*req), GFP_KERNEL);
 		if (req) {
@@ -556,7 +558,8 @@ static bool zram_wb_copy_slot(struct zram *zram, struct page *page,
  * Slots that dropped out are skipped, so the pages stay in slot order
  * without holes.
  *
- * Context: process context; may sleep (page allocation).
+ * Context: process context, zram_wb.lock held (owns @ctl's selection);
+ * may sleep (page allocation).
  * Return: pages filled, 0 to @nr_blocks. Sets @ctl->stop_err to -ENOMEM
  * when a page cannot be allocated.
  */
@@ -567,6 +570,7 @@ static unsigned int zram_wb_fill(struct zram_wb_ctl *ctl,
 	unsigned int n = 0;
 	u32 index;
 
+	lockdep_assert_held(&ctl->zram->wb.lock);
 	while (n < nr_blocks && ctl->next < ctl->nr_selected) {
 		if (!req->pages[n]) {
 			req->pages[n] = alloc_page(GFP_KERNEL);
@@ -729,6 +733,7 @@ static void zram_wb_write_selected(struct zram_wb_ctl *ctl, unsigned int mode)
 {
 	struct blk_plug plug;
 
+	lockdep_assert_held(&ctl->zram->wb.lock);
 	blk_start_plug(&plug);
 	while (ctl->next < ctl->nr_selected && !ctl->stop_err)
 		zram_wb_write_one(ctl, mode);
@@ -736,12 +741,16 @@ static void zram_wb_write_selected(struct zram_wb_ctl *ctl, unsigned int mode)
 	zram_wb_unselect_rest(ctl);
 }
 
-/* Runs one parsed parameter: select and write chunk after chunk. */
+/*
+ * Runs one parsed parameter: select and write chunk after chunk. Process
+ * context, zram_wb.lock held; sleeps.
+ */
 static void zram_wb_run_op(struct zram_wb_ctl *ctl,
 			   const struct zram_wb_op *op)
 {
 	unsigned long index = op->lo;
 
+	lockdep_assert_held(&ctl->zram->wb.lock);
 	while (index < op->hi && !ctl->stop_err) {
 		index = zram_wb_select(ctl, op->mode, index, op->hi);
 		zram_wb_write_selected(ctl, op->mode);
