@@ -24,7 +24,7 @@ for driver in stock ours; do
 	if ! "$here/vm-run.sh" "$driver" 2>&1 | tee "$log"; then
 		rc=1
 	fi
-	summary=$(grep -a 'zram selftests:' "$log" | tail -1 | tr -d '\r')
+	summary=$(grep -a -o 'zram selftests:.*' "$log" | tail -1 | tr -d '\r')
 	if [ -z "$summary" ]; then
 		echo "[selftests] $driver: no summary line (the VM run failed)"
 		rc=1
