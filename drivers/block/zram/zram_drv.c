@@ -1603,14 +1603,17 @@ static int zram_parse_algo_params(char *args, struct zram_algo_params *p)
  * @len: length of @buf
  *
  * Same syntax and validation as upstream. The crypto API's comp
- * transforms take neither a level nor a dictionary, so asking for either
- * is refused rather than silently ignored; a write without them (a reset
- * to defaults) succeeds and changes nothing.
+ * transforms take neither a level nor a dictionary. A level only tunes
+ * speed against ratio, and tools such as zram-generator set one on every
+ * device, so it is accepted and ignored (logged once) to keep them
+ * working. A dictionary changes what the data decompresses with, so
+ * dict= is refused rather than silently dropped. A write without either
+ * (a reset to defaults) succeeds and changes nothing.
  *
  * Context: process context; takes init_lock for read; may sleep.
  * Return: @len; -ENOMEM; the parser's errno; -EINVAL for a priority
  * other than 0 or an algo= other than the selected one; -EOPNOTSUPP for
- * level= or dict=.
+ * dict=.
  */
 static ssize_t algorithm_params_store(struct device *dev,
 				      struct device_attribute *attr,
@@ -1636,8 +1639,10 @@ static ssize_t algorithm_params_store(struct device *dev,
 	}
 	if (p.prio != 0)
 		return -EINVAL;
-	if (p.level || p.dict)
+	if (p.dict)
 		return -EOPNOTSUPP;
+	if (p.level)
+		pr_info_once("compression levels are not supported, level= ignored\n");
 	return len;
 }
 

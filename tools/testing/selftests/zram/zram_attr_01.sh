@@ -46,6 +46,11 @@ rows=(
 	"writeback_limit_enable|abc|EINVAL"
 	"writeback_limit_enable|-1|EINVAL"
 	"writeback_limit_enable||EINVAL"
+	"algorithm_params|priority=1|EINVAL"
+	"algorithm_params|algo=nosuchalg|EINVAL"
+	"algorithm_params|level=|EINVAL"
+	"algorithm_params|level=abc|EINVAL"
+	"algorithm_params|level=3|OK"
 )
 
 ktap_plan $((${#rows[@]} + 3))
