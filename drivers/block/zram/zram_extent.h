@@ -25,7 +25,7 @@
  * still lets a search visit about 512 one-block runs to hand out a single
  * block; this bounds it to a few bitops per run visited.
  */
-#define ZRAM_EXTENT_MAX_RUNS	16
+#define ZRAM_EXTENT_MAX_RUNS	8
 
 int zram_extent_reserve(unsigned long *bitmap, unsigned long nr_blocks,
 			unsigned long *cursor, unsigned int max_len,
