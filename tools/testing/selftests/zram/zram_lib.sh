@@ -500,3 +500,42 @@ zram_drop_caches() {
 	sync
 	echo 3 >/proc/sys/vm/drop_caches
 }
+
+# zram_fio_json FILE DIR KEY: a value from fio's JSON output (one job or
+# group_reporting). DIR is job (top-level fields), read or write; KEY is a
+# field of that level (error, short_ios, total_ios...) or SECT_FIELD with
+# SECT slat/clat/lat (slat_mean, clat_p99 for the 99th percentile).
+zram_fio_json() {
+	awk -v want="$2.$3" '
+	{
+		match($0, /^ */)
+		ind = RLENGTH
+		line = substr($0, ind + 1)
+		if (line !~ /^"[^"]*" : /)
+			next
+		k = line
+		sub(/^"/, "", k)
+		sub(/".*/, "", k)
+		v = line
+		sub(/^"[^"]*" : /, "", v)
+		sub(/,$/, "", v)
+	}
+	ind == 6 {
+		s = ""
+		d = "job"
+		if (v == "{" && k ~ /^(read|write|trim|sync)$/)
+			d = k
+		else
+			val["job." k] = v
+	}
+	ind == 8 {
+		s = ""
+		if (v == "{" && k ~ /_ns$/)
+			s = substr(k, 1, length(k) - 3)
+		else
+			val[d "." k] = v
+	}
+	ind == 10 && s != "" && v != "{" { val[d "." s "_" k] = v }
+	ind == 12 && s != "" && k == "99.000000" { val[d "." s "_p99"] = v }
+	END { print val[want] }' "$1"
+}

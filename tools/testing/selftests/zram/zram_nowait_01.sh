@@ -27,45 +27,6 @@ zram_defer rm -rf "$work"
 stop=$work/stop
 wb_log=$work/writeback.log
 
-# nowait_fio_json FILE DIR KEY: a value from fio's JSON output (one job or
-# group_reporting). DIR is job (top-level fields), read or write; KEY is a
-# field of that level (error, short_ios, total_ios...) or SECT_FIELD with
-# SECT slat/clat/lat (slat_mean, clat_p99 for the 99th percentile).
-nowait_fio_json() {
-	awk -v want="$2.$3" '
-	{
-		match($0, /^ */)
-		ind = RLENGTH
-		line = substr($0, ind + 1)
-		if (line !~ /^"[^"]*" : /)
-			next
-		k = line
-		sub(/^"/, "", k)
-		sub(/".*/, "", k)
-		v = line
-		sub(/^"[^"]*" : /, "", v)
-		sub(/,$/, "", v)
-	}
-	ind == 6 {
-		s = ""
-		d = "job"
-		if (v == "{" && k ~ /^(read|write|trim|sync)$/)
-			d = k
-		else
-			val["job." k] = v
-	}
-	ind == 8 {
-		s = ""
-		if (v == "{" && k ~ /_ns$/)
-			s = substr(k, 1, length(k) - 3)
-		else
-			val[d "." k] = v
-	}
-	ind == 10 && s != "" && v != "{" { val[d "." s "_" k] = v }
-	ind == 12 && s != "" && k == "99.000000" { val[d "." s "_p99"] = v }
-	END { print val[want] }' "$1"
-}
-
 # The writeback loop of the test: mark everything idle and write it back,
 # until fio is done.
 writeback_loop() {
@@ -124,7 +85,7 @@ ktap_info "writebacks during the workload: $wb_runs, failed writes: $wb_fails," 
 sed 's/^/# fio: /' "$work/fio.err" | head -20
 
 ktap_eq "fio exits 0" "$fio_rc" 0
-ktap_eq "fio reports no error" "$(nowait_fio_json "$work/fio.json" job error)" 0
+ktap_eq "fio reports no error" "$(zram_fio_json "$work/fio.json" job error)" 0
 if grep -q -i -E 'verify|crc32c' "$work/fio.err"; then
 	ktap_not_ok "no verify error"
 else
@@ -136,8 +97,8 @@ if grep -q -E 'Resource temporarily unavailable|error=11|err=11' \
 else
 	ktap_ok "no EAGAIN reaches the application"
 fi
-ktap_eq "no short reads" "$(nowait_fio_json "$work/fio.json" read short_ios)" 0
-ktap_eq "no short writes" "$(nowait_fio_json "$work/fio.json" write short_ios)" 0
+ktap_eq "no short reads" "$(zram_fio_json "$work/fio.json" read short_ios)" 0
+ktap_eq "no short writes" "$(zram_fio_json "$work/fio.json" write short_ios)" 0
 ktap_check "writebacks ran during the workload" [ "$wb_runs" -gt 0 ]
 ktap_eq "every writeback write succeeded" "$wb_fails" 0
 ktap_eq "orig_data_size counts each written slot once" \

@@ -24,42 +24,6 @@ work=$(mktemp -d /tmp/zram-nowait.XXXXXX) || ktap_skip_all "no /tmp"
 zram_defer rm -rf "$work"
 json=$work/fio.json
 
-# nowait_fio_json FILE DIR KEY: see zram_nowait_01.sh.
-nowait_fio_json() {
-	awk -v want="$2.$3" '
-	{
-		match($0, /^ */)
-		ind = RLENGTH
-		line = substr($0, ind + 1)
-		if (line !~ /^"[^"]*" : /)
-			next
-		k = line
-		sub(/^"/, "", k)
-		sub(/".*/, "", k)
-		v = line
-		sub(/^"[^"]*" : /, "", v)
-		sub(/,$/, "", v)
-	}
-	ind == 6 {
-		s = ""
-		d = "job"
-		if (v == "{" && k ~ /^(read|write|trim|sync)$/)
-			d = k
-		else
-			val["job." k] = v
-	}
-	ind == 8 {
-		s = ""
-		if (v == "{" && k ~ /_ns$/)
-			s = substr(k, 1, length(k) - 3)
-		else
-			val[d "." k] = v
-	}
-	ind == 10 && s != "" && v != "{" { val[d "." s "_" k] = v }
-	ind == 12 && s != "" && k == "99.000000" { val[d "." s "_p99"] = v }
-	END { print val[want] }' "$1"
-}
-
 # job DEV NAME OFFSET SIZE [FIO_OPTION...]: pvsync2 O_DIRECT 4 KiB I/O with
 # crc32c verify headers; writes by default. JSON in $json; fio's status.
 job() {
@@ -80,7 +44,7 @@ verify() {
 	job "$@" --rw=read --do_verify=1
 	local rc=$?
 
-	VERIFIED=$(nowait_fio_json "$json" read total_ios)
+	VERIFIED=$(zram_fio_json "$json" read total_ios)
 	return "$rc"
 }
 
@@ -101,9 +65,9 @@ nowait_read() {
 	shift 4
 	verify "$dev" "$name" "$offset" "$size" --nowait=1 \
 		--continue_on_error=read --ignore_error=EAGAIN "$@"
-	ERR=$(nowait_fio_json "$json" job error)
-	EAGAINS=$(nowait_fio_json "$json" job total_err)
-	SHORT=$(nowait_fio_json "$json" read short_ios)
+	ERR=$(zram_fio_json "$json" job error)
+	EAGAINS=$(zram_fio_json "$json" job total_err)
+	SHORT=$(zram_fio_json "$json" read short_ios)
 	sed 's/^/# fio: /' "$work/fio.err" | grep -v -i 'Resource temporarily' | head -5
 	[ "$ERR" = 0 ] || [ "$ERR" = 11 ] || return 1
 	[ "$SHORT" = 0 ]
@@ -143,7 +107,7 @@ zram_dm delay "0 $(zram_sectors "$slow_nullb") delay $slow_nullb 0 0" ||
 	ktap_skip_all "cannot create a dm-delay device"
 nonowait_dev=$DM
 job "$nonowait_dev" probe-dm 0 4k --rw=read --nowait=1 --verify=0
-dm_nowait_err=$(nowait_fio_json "$json" job error)
+dm_nowait_err=$(zram_fio_json "$json" job error)
 ktap_info "RWF_NOWAIT read of $nonowait_dev: error $dm_nowait_err"
 
 zram_add || ktap_skip_all "cannot hot_add a zram device"
@@ -163,7 +127,7 @@ ktap_eq "setup: pages 0-63 on the backing device" "$(bd_count)" 64
 
 # Feature probe: one RWF_NOWAIT read of a slot in RAM.
 job "$ZRAM_DEV" probe 256k 4k --rw=read --nowait=1 --verify=0
-probe_err=$(nowait_fio_json "$json" job error)
+probe_err=$(zram_fio_json "$json" job error)
 case $probe_err in
 0) nowait=1 ;;
 95) nowait=0 ;;

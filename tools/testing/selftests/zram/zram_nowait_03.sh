@@ -33,42 +33,6 @@ zram_defer rm -rf "$work"
 json=$work/fio.json
 pages=256
 
-# nowait_fio_json FILE DIR KEY: see zram_nowait_01.sh.
-nowait_fio_json() {
-	awk -v want="$2.$3" '
-	{
-		match($0, /^ */)
-		ind = RLENGTH
-		line = substr($0, ind + 1)
-		if (line !~ /^"[^"]*" : /)
-			next
-		k = line
-		sub(/^"/, "", k)
-		sub(/".*/, "", k)
-		v = line
-		sub(/^"[^"]*" : /, "", v)
-		sub(/,$/, "", v)
-	}
-	ind == 6 {
-		s = ""
-		d = "job"
-		if (v == "{" && k ~ /^(read|write|trim|sync)$/)
-			d = k
-		else
-			val["job." k] = v
-	}
-	ind == 8 {
-		s = ""
-		if (v == "{" && k ~ /_ns$/)
-			s = substr(k, 1, length(k) - 3)
-		else
-			val[d "." k] = v
-	}
-	ind == 10 && s != "" && v != "{" { val[d "." s "_" k] = v }
-	ind == 12 && s != "" && k == "99.000000" { val[d "." s "_p99"] = v }
-	END { print val[want] }' "$1"
-}
-
 if ! fio --name=probe --filename="$NULLB" --ioengine=io_uring --direct=1 \
 	--rw=read --bs=4k --size=4k >/dev/null 2>&1; then
 	ktap_skip_all "fio cannot use io_uring here"
@@ -93,7 +57,7 @@ slow_reads() {
 
 for attempt in 1 2 3; do
 	slow_reads "$NULLB"
-	raw_p99=$(nowait_fio_json "$json" read slat_p99)
+	raw_p99=$(zram_fio_json "$json" read slat_p99)
 	bound=$((${raw_p99:-0} * 3))
 	[ "$bound" -lt 1000000 ] && bound=1000000
 	[ "$bound" -gt 10000000 ] && bound=10000000
@@ -103,9 +67,9 @@ for attempt in 1 2 3; do
 	fio_rc=$?
 	sed 's/^/# fio: /' "$work/fio.err" | head -10
 
-	slat_p99=$(nowait_fio_json "$json" read slat_p99)
-	slat_max=$(nowait_fio_json "$json" read slat_max)
-	clat_mean=$(nowait_fio_json "$json" read clat_mean)
+	slat_p99=$(zram_fio_json "$json" read slat_p99)
+	slat_max=$(zram_fio_json "$json" read slat_max)
+	clat_mean=$(zram_fio_json "$json" read clat_mean)
 	clat_mean=${clat_mean%.*}
 	ktap_info "attempt $attempt: raw null_blk slat p99 ${raw_p99:-?} ns (bound $bound);" \
 		"zram slat p99 ${slat_p99:-?} ns (max ${slat_max:-?}), clat mean ${clat_mean:-?} ns," \
@@ -114,7 +78,7 @@ for attempt in 1 2 3; do
 done
 
 ktap_eq "fio exits 0" "$fio_rc" 0
-ktap_eq "fio reports no error" "$(nowait_fio_json "$json" job error)" 0
+ktap_eq "fio reports no error" "$(zram_fio_json "$json" job error)" 0
 ktap_check "every read went to the backing device" \
 	[ "$(($(bd_reads) - reads_before))" -ge "$pages" ]
 ktap_check "submission latency p99 < $((bound / 1000)) us" \
