@@ -50,6 +50,14 @@ load_driver() {
 	esac
 }
 
+# Tests that fail on the stock 6.12 zram.ko because they test a documented
+# difference (see README): there a failure is reported as an expected one
+# (KTAP "# TODO"), not counted as failed; a pass is a plain pass, since
+# some of these check races that a run may not hit.
+declare -A stock_xfail=(
+	[zram_wb_06.sh]="stock bug: a read racing the reuse of its freed block returns another slot's data"
+)
+
 # kernel warnings so far, to blame the test that adds one
 kernel_warnings() {
 	dmesg 2>/dev/null | grep -c -E 'WARNING:|BUG:|Oops|general protection|list_(add|del) corruption'
@@ -80,6 +88,7 @@ echo "1..${#tests[@]}"
 pass=0
 fail=0
 skip=0
+xfail=0
 n=0
 for t in "${tests[@]}"; do
 	n=$((n + 1))
@@ -94,6 +103,12 @@ for t in "${tests[@]}"; do
 			tail -30 | sed 's/^/# /'
 		[ "$rc" = 0 ] || [ "$rc" = 4 ] && rc=1
 	fi
+	if [ "$driver" = stock ] && [ -n "${stock_xfail[$t]:-}" ] &&
+		[ "$rc" != 0 ] && [ "$rc" != 4 ]; then
+		xfail=$((xfail + 1))
+		echo "not ok $n selftests: zram: $t # TODO ${stock_xfail[$t]}"
+		continue
+	fi
 	case $rc in
 	0) pass=$((pass + 1)); echo "ok $n selftests: zram: $t (${secs}s)" ;;
 	4) skip=$((skip + 1)); echo "ok $n selftests: zram: $t # SKIP" ;;
@@ -102,7 +117,10 @@ for t in "${tests[@]}"; do
 	esac
 done
 
-echo "# totals: pass:$pass fail:$fail skip:$skip"
+echo "# totals: pass:$pass fail:$fail xfail:$xfail skip:$skip"
+if [ "$xfail" -gt 0 ]; then
+	say "$xfail expected failure(s) of the $driver driver, see README"
+fi
 echo "zram selftests: $pass passed, $fail failed, $skip skipped"
 if [ "$fail" -gt 0 ]; then
 	exit 1
