@@ -209,8 +209,7 @@ unsigned long zram_extent_stage_frees(unsigned long *pending,
 {
 	unsigned long block, nr = 0;
 
-	for (block = find_next_bit(pending, nr_blocks, 0); block < nr_blocks;
-	     block = find_next_bit(pending, nr_blocks, block + 1)) {
+	for_each_set_bit(block, pending, nr_blocks) {
 		if (!test_and_clear_bit(block, pending))
 			continue;
 		if (!test_and_set_bit(block, staged))
@@ -236,8 +235,7 @@ unsigned long zram_extent_release_staged(unsigned long *bitmap,
 {
 	unsigned long block, nr = 0;
 
-	for (block = find_next_bit(staged, nr_blocks, 0); block < nr_blocks;
-	     block = find_next_bit(staged, nr_blocks, block + 1)) {
+	for_each_set_bit(block, staged, nr_blocks) {
 		clear_bit(block, staged);
 		clear_bit(block, bitmap);
 		nr++;

@@ -44,4 +44,9 @@ static inline unsigned long find_next_zero_bit(const unsigned long *addr,
 	return shim_find_next(addr, size, offset, ~0UL);
 }
 
+/* Same contract as the kernel's: visits each set bit below size. */
+#define for_each_set_bit(bit, addr, size)				\
+	for ((bit) = find_next_bit((addr), (size), 0); (bit) < (size);	\
+	     (bit) = find_next_bit((addr), (size), (bit) + 1))
+
 #endif
