@@ -1030,9 +1030,26 @@ static ssize_t writeback_store(struct device *dev,
 	return ret ? ret : len;
 }
 
-static ssize_t writeback_limit_enable_store(struct device *dev,
-					    struct device_attribute *attr,
-					    const char *buf, size_t len)
+/* The two writeback_limit attributes: which field a show or store is for. */
+enum zram_wb_limit_field {
+	ZRAM_WB_LIMIT_ENABLE,
+	ZRAM_WB_LIMIT_PAGES,
+};
+
+/**
+ * zram_wb_limit_store() - parse and set writeback_limit or its enable flag
+ * @dev: disk device
+ * @buf: decimal value: 4 KiB units for the limit, 0/non-zero for enable
+ * @len: length of @buf
+ * @field: which of the two to set
+ *
+ * Bumps limit_gen so that a running writeback re-reads the budget.
+ *
+ * Context: process context; takes init_lock for read, then limit_lock.
+ * Return: @len, or -EINVAL for a value that is not a decimal u64.
+ */
+static ssize_t zram_wb_limit_store(struct device *dev, const char *buf,
+				   size_t len, enum zram_wb_limit_field field)
 {
 	struct zram *zram = dev_to_zram(dev);
 	struct zram_wb *wb = &zram->wb;
@@ -1042,57 +1059,63 @@ static ssize_t writeback_limit_enable_store(struct device *dev,
 		return -EINVAL;
 	guard(rwsem_read)(&zram->init_lock);
 	spin_lock(&wb->limit_lock);
-	wb->limit_enable = val;
+	if (field == ZRAM_WB_LIMIT_ENABLE)
+		wb->limit_enable = val;
+	else
+		wb->limit = val;
 	wb->limit_gen++;
 	spin_unlock(&wb->limit_lock);
 	return len;
+}
+
+/**
+ * zram_wb_limit_show() - print writeback_limit or its enable flag
+ * @dev: disk device
+ * @buf: sysfs page
+ * @field: which of the two to print
+ *
+ * Context: process context; takes init_lock for read, then limit_lock.
+ * Return: bytes written to @buf.
+ */
+static ssize_t zram_wb_limit_show(struct device *dev, char *buf,
+				  enum zram_wb_limit_field field)
+{
+	struct zram *zram = dev_to_zram(dev);
+	struct zram_wb *wb = &zram->wb;
+	u64 val;
+
+	guard(rwsem_read)(&zram->init_lock);
+	scoped_guard(spinlock, &wb->limit_lock)
+		val = field == ZRAM_WB_LIMIT_ENABLE ? wb->limit_enable :
+						      wb->limit;
+	return sysfs_emit(buf, "%llu\n", val);
+}
+
+static ssize_t writeback_limit_enable_store(struct device *dev,
+					    struct device_attribute *attr,
+					    const char *buf, size_t len)
+{
+	return zram_wb_limit_store(dev, buf, len, ZRAM_WB_LIMIT_ENABLE);
 }
 
 static ssize_t writeback_limit_enable_show(struct device *dev,
 					   struct device_attribute *attr,
 					   char *buf)
 {
-	struct zram *zram = dev_to_zram(dev);
-	bool val;
-
-	down_read(&zram->init_lock);
-	spin_lock(&zram->wb.limit_lock);
-	val = zram->wb.limit_enable;
-	spin_unlock(&zram->wb.limit_lock);
-	up_read(&zram->init_lock);
-	return sysfs_emit(buf, "%d\n", val);
+	return zram_wb_limit_show(dev, buf, ZRAM_WB_LIMIT_ENABLE);
 }
 
 static ssize_t writeback_limit_store(struct device *dev,
 				     struct device_attribute *attr,
 				     const char *buf, size_t len)
 {
-	struct zram *zram = dev_to_zram(dev);
-	struct zram_wb *wb = &zram->wb;
-	u64 val;
-
-	if (kstrtoull(buf, 10, &val))
-		return -EINVAL;
-	guard(rwsem_read)(&zram->init_lock);
-	spin_lock(&wb->limit_lock);
-	wb->limit = val;
-	wb->limit_gen++;
-	spin_unlock(&wb->limit_lock);
-	return len;
+	return zram_wb_limit_store(dev, buf, len, ZRAM_WB_LIMIT_PAGES);
 }
 
 static ssize_t writeback_limit_show(struct device *dev,
 				    struct device_attribute *attr, char *buf)
 {
-	struct zram *zram = dev_to_zram(dev);
-	u64 val;
-
-	down_read(&zram->init_lock);
-	spin_lock(&zram->wb.limit_lock);
-	val = zram->wb.limit;
-	spin_unlock(&zram->wb.limit_lock);
-	up_read(&zram->init_lock);
-	return sysfs_emit(buf, "%llu\n", val);
+	return zram_wb_limit_show(dev, buf, ZRAM_WB_LIMIT_PAGES);
 }
 
 static ssize_t writeback_batch_size_store(struct device *dev,
