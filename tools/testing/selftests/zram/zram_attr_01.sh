@@ -55,22 +55,7 @@ rows=(
 
 ktap_plan $((${#rows[@]} + 3))
 
-for row in "${rows[@]}"; do
-	IFS='|' read -r attr input want <<<"$row"
-	desc="$attr '${input:0:24}' -> $want, state unchanged"
-	if ! zram_attr_exists "$attr"; then
-		ktap_skip "$desc" "no $attr attribute"
-		continue
-	fi
-	before=$(zram_state)
-	if expect_errno "$want" "$ZRAM_SYS/$attr" "$input" &&
-		[ "$(zram_state)" = "$before" ]; then
-		ktap_ok "$desc"
-	else
-		diff <(echo "$before") <(zram_state) | sed 's/^/# /'
-		ktap_not_ok "$desc"
-	fi
-done
+zram_check_input_rows "" "${rows[@]}"
 
 ktap_check "hot_remove 'abc' -> EINVAL" expect_errno EINVAL "$ZRAM_CONTROL/hot_remove" abc
 ktap_check "hot_remove '-1' -> EINVAL" expect_errno EINVAL "$ZRAM_CONTROL/hot_remove" -1

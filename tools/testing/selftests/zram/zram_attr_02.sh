@@ -44,22 +44,7 @@ rows=(
 
 ktap_plan $((${#rows[@]} + 3))
 
-for row in "${rows[@]}"; do
-	IFS='|' read -r attr input want <<<"$row"
-	desc="initialized: $attr '$input' -> $want, state unchanged"
-	if ! zram_attr_exists "$attr"; then
-		ktap_skip "$desc" "no $attr attribute"
-		continue
-	fi
-	before=$(zram_state)
-	if expect_errno "$want" "$ZRAM_SYS/$attr" "$input" &&
-		[ "$(zram_state)" = "$before" ]; then
-		ktap_ok "$desc"
-	else
-		diff <(echo "$before") <(zram_state) | sed 's/^/# /'
-		ktap_not_ok "$desc"
-	fi
-done
+zram_check_input_rows "initialized: " "${rows[@]}"
 
 streams=$(cat "$ZRAM_SYS/max_comp_streams")
 ktap_check "max_comp_streams accepts a write after init" \

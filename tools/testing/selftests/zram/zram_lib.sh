@@ -539,3 +539,28 @@ zram_fio_json() {
 	ind == 12 && s != "" && k == "99.000000" { val[d "." s "_p99"] = v }
 	END { print val[want] }' "$1"
 }
+
+# zram_check_input_rows PREFIX ROW...: one KTAP line per "attr|input|errno"
+# row: writing input to the attribute gives that errno (OK: accepted) and
+# leaves zram_state unchanged. PREFIX starts each description.
+zram_check_input_rows() {
+	local prefix=$1 row attr input want desc before
+
+	shift
+	for row in "$@"; do
+		IFS='|' read -r attr input want <<<"$row"
+		desc="$prefix$attr '${input:0:24}' -> $want, state unchanged"
+		if ! zram_attr_exists "$attr"; then
+			ktap_skip "$desc" "no $attr attribute"
+			continue
+		fi
+		before=$(zram_state)
+		if expect_errno "$want" "$ZRAM_SYS/$attr" "$input" &&
+			[ "$(zram_state)" = "$before" ]; then
+			ktap_ok "$desc"
+		else
+			diff <(echo "$before") <(zram_state) | sed 's/^/# /'
+			ktap_not_ok "$desc"
+		fi
+	done
+}
