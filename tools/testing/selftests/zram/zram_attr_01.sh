@@ -51,6 +51,9 @@ rows=(
 	"algorithm_params|level=|EINVAL"
 	"algorithm_params|level=abc|EINVAL"
 	"algorithm_params|level=3|OK"
+	"writeback_batch_size|0|EINVAL"
+	"writeback_batch_size|abc|EINVAL"
+	"writeback_batch_size|-1|EINVAL"
 )
 
 ktap_plan $((${#rows[@]} + 3))

@@ -395,8 +395,8 @@ zram_state() {
 	local a line
 
 	for a in disksize initstate comp_algorithm backing_dev \
-		max_comp_streams writeback_limit writeback_limit_enable bd_stat \
-		mm_stat; do
+		max_comp_streams writeback_limit writeback_limit_enable \
+		writeback_batch_size bd_stat mm_stat; do
 		[ -e "$ZRAM_SYS/$a" ] || continue
 		read -r line <"$ZRAM_SYS/$a"
 		printf '%s: %s\n' "$a" "$line"
