@@ -34,10 +34,18 @@
 
 #include "zram_extent.h"
 
-/* The longest free run met so far and where it starts. */
-struct zram_extent_best {
+/**
+ * struct zram_extent_found - what one search found
+ * @start: first block of the longest free run met
+ * @len: its length in blocks (not clamped to the length wanted); 0 when no
+ *	block is free
+ * @short_end: when a bound stopped the search before it wrapped to block
+ *	0, the block after the last run it looked at; 0 otherwise
+ */
+struct zram_extent_found {
 	unsigned long start;
 	unsigned long len;
+	unsigned long short_end;
 };
 
 /**
@@ -46,8 +54,7 @@ struct zram_extent_best {
  * @nr_blocks: number of blocks (bits) in @bitmap
  * @from: block where the search starts, below @nr_blocks
  * @max_len: a run this long (blocks) ends the search at once
- * @best: out, longest run seen (not clamped to @max_len); len 0 when no
- *        block is free
+ * @found: out, see struct zram_extent_found
  *
  * Visits free runs in next-fit order: those starting in [@from, @nr_blocks)
  * first, then those starting in [0, @from). A run never wraps from the last
@@ -62,15 +69,16 @@ struct zram_extent_best {
 static void zram_extent_scan(const unsigned long *bitmap,
 			     unsigned long nr_blocks, unsigned long from,
 			     unsigned long max_len,
-			     struct zram_extent_best *best)
+			     struct zram_extent_found *found)
 {
 	unsigned long deadline = ULONG_MAX;
 	unsigned long lo, hi, pos, start, end, dist;
 	unsigned int runs = 0;
 	int pass;
 
-	best->start = 0;
-	best->len = 0;
+	found->start = 0;
+	found->len = 0;
+	found->short_end = 0;
 	for (pass = 0; pass < 2; pass++) {
 		lo = pass ? 0 : from;
 		hi = pass ? from : nr_blocks;
@@ -80,20 +88,58 @@ static void zram_extent_scan(const unsigned long *bitmap,
 				break;
 			dist = pass ? nr_blocks - from + start : start - from;
 			if (dist > deadline)
-				return;
+				goto bounded;
 			end = find_next_bit(bitmap, nr_blocks, start);
-			if (end - start > best->len) {
-				best->start = start;
-				best->len = end - start;
-				if (best->len >= max_len)
+			if (end - start > found->len) {
+				found->start = start;
+				found->len = end - start;
+				if (found->len >= max_len)
 					return;
 			}
-			if (++runs >= ZRAM_EXTENT_MAX_RUNS)
-				return;
+			if (++runs >= ZRAM_EXTENT_MAX_RUNS) {
+				pos = end;
+				goto bounded;
+			}
 			if (deadline == ULONG_MAX)
 				deadline = dist + ZRAM_EXTENT_WINDOW;
 		}
 	}
+	return;
+
+bounded:
+	/* Every run starting in [@from, @pos) was looked at, all short. */
+	if (!pass)
+		found->short_end = pos;
+}
+
+/**
+ * zram_extent_first_short - first free run in the short region
+ * @bitmap: block bitmap
+ * @nr_blocks: number of blocks in @bitmap
+ * @cur: cursor whose short region to use
+ * @from: block to start at
+ * @found: out, the run (@found->short_end untouched)
+ *
+ * Context: any; does not modify @bitmap.
+ * Return: true if @from lies in the short region and a free run starts
+ * between @from and the region's end; false when a full search is due.
+ */
+static bool zram_extent_first_short(const unsigned long *bitmap,
+				    unsigned long nr_blocks,
+				    const struct zram_extent_cursor *cur,
+				    unsigned long from,
+				    struct zram_extent_found *found)
+{
+	unsigned long start;
+
+	if (from < cur->short_start || from >= cur->short_end)
+		return false;
+	start = find_next_zero_bit(bitmap, cur->short_end, from);
+	if (start >= cur->short_end)
+		return false;
+	found->start = start;
+	found->len = find_next_bit(bitmap, nr_blocks, start) - start;
+	return true;
 }
 
 /**
@@ -124,17 +170,18 @@ static unsigned long zram_extent_claim(unsigned long *bitmap,
  * zram_extent_reserve - reserve a run of contiguous free blocks
  * @bitmap: block bitmap of @nr_blocks bits, a set bit is a block in use
  * @nr_blocks: number of 4 KiB blocks on the backing device
- * @cursor: in/out next-fit cursor (block number); the search starts here,
- *          and it is left just past the reserved run
+ * @cur: in/out cursor; the search starts at @cur->next, which is left
+ *	just past the reserved run (0 past the last block)
  * @max_len: longest run wanted (blocks), at least 1
  * @start: out, first block of the reserved run
  *
  * Next-fit with a bounded best-fit fallback: takes the first run of
- * @max_len free blocks met from @cursor onwards (wrapping to block 0),
+ * @max_len free blocks met from @cur->next onwards (wrapping to block 0),
  * otherwise the longest shorter run among the first %ZRAM_EXTENT_MAX_RUNS
- * runs within the search window, down to a single block. The caller owns
- * the reserved blocks and gives back any it does not use with
- * zram_extent_release().
+ * runs within the search window, down to a single block. Inside the short
+ * region that such a fallback leaves in @cur, takes the first free run
+ * instead (see struct zram_extent_cursor). The caller owns the reserved
+ * blocks and gives back any it does not use with zram_extent_release().
  *
  * Context: any; never sleeps. Safe against concurrent releases; callers
  * should serialise reservations among themselves (see top of file).
@@ -142,31 +189,37 @@ static unsigned long zram_extent_claim(unsigned long *bitmap,
  * block is free, or -EINVAL when @max_len is 0.
  */
 int zram_extent_reserve(unsigned long *bitmap, unsigned long nr_blocks,
-			unsigned long *cursor, unsigned int max_len,
+			struct zram_extent_cursor *cur, unsigned int max_len,
 			unsigned long *start)
 {
-	struct zram_extent_best best;
+	struct zram_extent_found found;
 	unsigned long from, len;
 
 	if (!max_len)
 		return -EINVAL;
 
 	for (;;) {
-		from = *cursor < nr_blocks ? *cursor : 0;
-		zram_extent_scan(bitmap, nr_blocks, from, max_len, &best);
-		if (!best.len)
+		from = cur->next < nr_blocks ? cur->next : 0;
+		if (!zram_extent_first_short(bitmap, nr_blocks, cur, from,
+					     &found)) {
+			zram_extent_scan(bitmap, nr_blocks, from, max_len,
+					 &found);
+			cur->short_start = from;
+			cur->short_end = found.short_end;
+		}
+		if (!found.len)
 			return -ENOSPC;
-		if (best.len > max_len)
-			best.len = max_len;
-		len = zram_extent_claim(bitmap, best.start, best.len);
+		if (found.len > max_len)
+			found.len = max_len;
+		len = zram_extent_claim(bitmap, found.start, found.len);
 		if (len)
 			break;
 	}
 
-	*start = best.start;
-	*cursor = best.start + len;
-	if (*cursor >= nr_blocks)
-		*cursor = 0;
+	*start = found.start;
+	cur->next = found.start + len;
+	if (cur->next >= nr_blocks)
+		cur->next = 0;
 	return len;
 }
 

@@ -27,8 +27,39 @@
  */
 #define ZRAM_EXTENT_MAX_RUNS	8
 
+/**
+ * struct zram_extent_cursor - where the next reservation looks
+ * @next: next-fit position: the block the next search starts at
+ * @short_start: first block of the short region
+ * @short_end: block after the short region; the region is empty when
+ *	@short_end <= @short_start
+ *
+ * The short region is what the last full search found fragmented: it
+ * stopped at a bound, and every free run starting in [@short_start,
+ * @short_end) was shorter than it wanted. While @next lies in the region,
+ * a reservation takes the first free run from @next on, without looking
+ * at the same short runs again; a full search resumes past the region.
+ * A run that grows there after the search (blocks released meanwhile) is
+ * not preferred, which only costs bio size; zram_extent_forget_short()
+ * drops the region when many blocks came back at once.
+ *
+ * Owned by the reserver: callers serialise reservations (zram_extent.c).
+ */
+struct zram_extent_cursor {
+	unsigned long next;
+	unsigned long short_start;
+	unsigned long short_end;
+};
+
+/* Drops the short region: the next reservation searches in full. */
+static inline void zram_extent_forget_short(struct zram_extent_cursor *cur)
+{
+	cur->short_start = 0;
+	cur->short_end = 0;
+}
+
 int zram_extent_reserve(unsigned long *bitmap, unsigned long nr_blocks,
-			unsigned long *cursor, unsigned int max_len,
+			struct zram_extent_cursor *cur, unsigned int max_len,
 			unsigned long *start);
 void zram_extent_release(unsigned long *bitmap, unsigned long start,
 			 unsigned int len);

@@ -629,6 +629,8 @@ static void zram_wb_harvest(struct zram *zram)
 		return;
 	synchronize_srcu(&wb->read_srcu);
 	zram_extent_release_staged(wb->bitmap, wb->free_staged, wb->nr_blocks);
+	/* The freed blocks may have joined the short runs into long ones. */
+	zram_extent_forget_short(&wb->cursor);
 }
 
 /**
@@ -1232,7 +1234,7 @@ static void zram_wb_release_bdev(struct zram *zram)
 	wb->free_pending = NULL;
 	wb->free_staged = NULL;
 	wb->nr_blocks = 0;
-	wb->cursor = 0;
+	wb->cursor = (struct zram_extent_cursor){ };
 }
 
 /**

@@ -16,6 +16,8 @@
 #include <linux/sysfs.h>
 #include <linux/types.h>
 
+#include "zram_extent.h"
+
 struct bio;
 struct block_device;
 struct file;
@@ -48,7 +50,8 @@ struct zram;
  * @free_staged: blocks taken from @free_pending by the writeback holding
  *	@lock, released once @read_srcu had a grace period (under @lock)
  * @nr_blocks: number of bits in each bitmap
- * @cursor: next-fit cursor of the block allocator (under @lock)
+ * @cursor: next-fit cursor and short region of the block allocator
+ *	(under @lock)
  * @read_srcu: pins blocks read by written-back slot reads: a reader takes
  *	srcu_down_read() under the slot lock and srcu_up_read() when its
  *	backing device read completed (possibly in irq context). A freed
@@ -80,7 +83,7 @@ struct zram_wb {
 	unsigned long *free_pending;
 	unsigned long *free_staged;
 	unsigned long nr_blocks;
-	unsigned long cursor;
+	struct zram_extent_cursor cursor;
 	struct srcu_struct read_srcu;
 	struct bio_set read_bs;
 	bool read_ready;

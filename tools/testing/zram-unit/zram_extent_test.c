@@ -166,7 +166,8 @@ static void run_fixed_case(const struct fixed_case *c)
 {
 	unsigned long *map = bitmap_new(c->nr);
 	unsigned long *before = bitmap_new(c->nr);
-	unsigned long cursor = c->cursor, start = ~0UL, i;
+	struct zram_extent_cursor cursor = { .next = c->cursor };
+	unsigned long start = ~0UL, i;
 	int ret;
 
 	fill_case(map, c);
@@ -176,14 +177,15 @@ static void run_fixed_case(const struct fixed_case *c)
 	if (ret > 0 && ret == c->ret) {
 		CHECK(start == c->start, "%s: start %lu, want %lu",
 		      c->name, start, c->start);
-		CHECK(cursor == c->cursor_after, "%s: cursor %lu, want %lu",
-		      c->name, cursor, c->cursor_after);
+		CHECK(cursor.next == c->cursor_after,
+		      "%s: cursor %lu, want %lu", c->name, cursor.next,
+		      c->cursor_after);
 		for (i = start; i < start + ret; i++)
 			CHECK(test_bit(i, map) && !test_bit(i, before),
 			      "%s: block %lu not claimed", c->name, i);
 		zram_extent_release(map, start, ret);
 	} else if (ret < 0) {
-		CHECK(cursor == c->cursor, "%s: cursor moved on error",
+		CHECK(cursor.next == c->cursor, "%s: cursor moved on error",
 		      c->name);
 	}
 	CHECK(!memcmp(before, map, BITS_TO_LONGS(c->nr) * sizeof(long)),
@@ -205,8 +207,11 @@ static void run_bound_case(bool longer_in)
 {
 	const unsigned long k = ZRAM_EXTENT_MAX_RUNS, nr = 4 * k + 64;
 	unsigned long *map = bitmap_new(nr);
-	unsigned long cursor = 0, start = ~0UL, i;
+	struct zram_extent_cursor cursor = { };
+	unsigned long start = ~0UL, i;
 	unsigned long want_start = longer_in ? 2 * k - 1 : 1;
+	/* Run K, the last one looked at, ends there. */
+	unsigned long want_end = longer_in ? 2 * k + 2 : 2 * k;
 	int want = longer_in ? 3 : 1;
 	int ret;
 
@@ -218,10 +223,70 @@ static void run_bound_case(bool longer_in)
 	clear_bit(2 * k + 6, map);
 	ret = zram_extent_reserve(map, nr, &cursor, 32, &start);
 	CHECK(ret == want && start == want_start &&
-	      cursor == want_start + want,
+	      cursor.next == want_start + want,
 	      "run bound (longer_in %d): ret %d start %lu cursor %lu, want %d %lu %lu",
-	      longer_in, ret, start, cursor, want, want_start,
+	      longer_in, ret, start, cursor.next, want, want_start,
 	      want_start + want);
+	/* The K runs looked at were all short: the short region ends there. */
+	CHECK(cursor.short_start == 0 && cursor.short_end == want_end,
+	      "run bound (longer_in %d): short region %lu-%lu, want 0-%lu",
+	      longer_in, cursor.short_start, cursor.short_end, want_end);
+	free(map);
+}
+
+/* Reserves expecting @want blocks at @want_start; tags failures with @what. */
+static void expect_reserve(unsigned long *map, unsigned long nr,
+			   struct zram_extent_cursor *cur, const char *what,
+			   int want, unsigned long want_start)
+{
+	unsigned long start = ~0UL;
+	int ret;
+
+	ret = zram_extent_reserve(map, nr, cur, 32, &start);
+	CHECK(ret == want && start == want_start,
+	      "short region, %s: ret %d start %lu, want %d %lu", what, ret,
+	      start, want, want_start);
+}
+
+/*
+ * The short region on an every-other-block bitmap (runs are the odd
+ * blocks). The first search looks at ZRAM_EXTENT_MAX_RUNS runs, takes
+ * block 1 and leaves the region 0 to 2K. Inside it the first free run is
+ * taken even where a release made a longer one; after
+ * zram_extent_forget_short() the full search finds the longer one again.
+ * A region used up by others sends the reservation to a full search.
+ */
+static void run_short_region_case(void)
+{
+	const unsigned long k = ZRAM_EXTENT_MAX_RUNS, nr = 8 * k;
+	struct zram_extent_cursor cur = { };
+	unsigned long *map = bitmap_new(nr), i;
+
+	for (i = 0; i < nr; i += 2)
+		set_bit(i, map);
+	expect_reserve(map, nr, &cur, "first search", 1, 1);
+	CHECK(cur.short_start == 0 && cur.short_end == 2 * k,
+	      "short region after first search: %lu-%lu, want 0-%lu",
+	      cur.short_start, cur.short_end, 2 * k);
+	/* Block 2K - 4 released: run 2K - 5 to 2K - 3 is 3 blocks long. */
+	clear_bit(2 * k - 4, map);
+	expect_reserve(map, nr, &cur, "inside", 1, 3);
+	zram_extent_forget_short(&cur);
+	expect_reserve(map, nr, &cur, "forgotten", 3, 2 * k - 5);
+	/*
+	 * That search went from block 4 over K runs (3 of them 1 block long,
+	 * 2K - 5 3 blocks long, then 4 more 1 block long): region 4 to
+	 * 2K + 6. The odd blocks left in it are used by others.
+	 */
+	CHECK(cur.short_start == 4 && cur.short_end == 2 * k + 6,
+	      "short region after forgotten: %lu-%lu, want 4-%lu",
+	      cur.short_start, cur.short_end, 2 * k + 6);
+	for (i = 2 * k - 1; i < 2 * k + 6; i += 2)
+		set_bit(i, map);
+	expect_reserve(map, nr, &cur, "used up", 1, 2 * k + 7);
+	CHECK(cur.short_start == 2 * k - 2,
+	      "short region after used up: starts at %lu, want %lu",
+	      cur.short_start, 2 * k - 2);
 	free(map);
 }
 
@@ -286,7 +351,10 @@ static void run_stage_case(const struct stage_case *c)
  * over a bool array. Runs are visited in next-fit order from the cursor;
  * the first run of @max_len wins, else the longest among the first
  * ZRAM_EXTENT_MAX_RUNS runs that start within ZRAM_EXTENT_WINDOW blocks of
- * the first free block seen.
+ * the first free block seen. A search stopped by one of those bounds
+ * before wrapping leaves a short region behind, from where it started to
+ * the end of the last run it looked at; a reservation starting inside
+ * takes the first free run found before the region's end.
  */
 struct model {
 	unsigned long nr;
@@ -294,6 +362,7 @@ struct model {
 	bool *pending;	/* freed, still used until staged and released */
 	bool *staged;
 	unsigned long cursor;
+	unsigned long short_start, short_end;
 };
 
 /* Frees a used, not yet freed block the deferred way. */
@@ -343,35 +412,71 @@ static unsigned long model_run_len(const struct model *m, unsigned long p)
 	return e - p;
 }
 
-static int model_reserve(struct model *m, unsigned int max_len,
-			 unsigned long *start)
+/* First free block in [from, short_end), or ~0UL: the short path. */
+static unsigned long model_first_short(const struct model *m,
+				       unsigned long from)
 {
-	unsigned long from = m->cursor < m->nr ? m->cursor : 0;
-	unsigned long best = 0, best_len = 0, deadline = ~0UL;
-	unsigned long k, p, lo, dist, len, runs = 0;
+	unsigned long p;
 
-	if (!max_len)
-		return -EINVAL;
+	if (from < m->short_start || from >= m->short_end)
+		return ~0UL;
+	for (p = from; p < m->short_end; p++)
+		if (!m->used[p])
+			return p;
+	return ~0UL;
+}
+
+/* The full search; sets the short region. Returns the run, or len 0. */
+static unsigned long model_search(struct model *m, unsigned long from,
+				  unsigned int max_len, unsigned long *best)
+{
+	unsigned long best_len = 0, deadline = ~0UL, last_end = from;
+	unsigned long k, p, lo, len, runs = 0;
+	bool bounded = false;
+
+	*best = 0;
 	for (k = 0; k < m->nr; k++) {
 		p = (from + k) % m->nr;
 		lo = p >= from ? from : 0;
 		if (m->used[p] || (p != lo && !m->used[p - 1]))
 			continue;
-		dist = k;
-		if (dist > deadline)
+		if (k > deadline) {
+			bounded = p >= from;
 			break;
+		}
 		len = model_run_len(m, p);
 		if (len > best_len) {
-			best = p;
+			*best = p;
 			best_len = len;
 			if (best_len >= max_len)
 				break;
 		}
-		if (++runs >= ZRAM_EXTENT_MAX_RUNS)
+		last_end = p + len;
+		if (++runs >= ZRAM_EXTENT_MAX_RUNS) {
+			bounded = p >= from;
 			break;
+		}
 		if (deadline == ~0UL)
-			deadline = dist + ZRAM_EXTENT_WINDOW;
+			deadline = k + ZRAM_EXTENT_WINDOW;
 	}
+	m->short_start = from;
+	m->short_end = bounded ? last_end : 0;
+	return best_len;
+}
+
+static int model_reserve(struct model *m, unsigned int max_len,
+			 unsigned long *start)
+{
+	unsigned long from = m->cursor < m->nr ? m->cursor : 0;
+	unsigned long best, best_len, k;
+
+	if (!max_len)
+		return -EINVAL;
+	best = model_first_short(m, from);
+	if (best != ~0UL)
+		best_len = model_run_len(m, best);
+	else
+		best_len = model_search(m, from, max_len, &best);
 	if (!best_len)
 		return -ENOSPC;
 	if (best_len > max_len)
@@ -411,7 +516,8 @@ static unsigned long rnd(unsigned long n)
 static void run_random(unsigned long long seed, unsigned int ops)
 {
 	struct model m;
-	unsigned long *map, *pending, *staged, cursor = 0, i, start, mstart;
+	struct zram_extent_cursor cursor = { };
+	unsigned long *map, *pending, *staged, i, start, mstart;
 	unsigned int op, max_len, density, r;
 	unsigned int bad = 0;
 	int ret, mret;
@@ -422,6 +528,8 @@ static void run_random(unsigned long long seed, unsigned int ops)
 	m.pending = calloc(m.nr, sizeof(bool));
 	m.staged = calloc(m.nr, sizeof(bool));
 	m.cursor = 0;
+	m.short_start = 0;
+	m.short_end = 0;
 	map = bitmap_new(m.nr);
 	pending = bitmap_new(m.nr);
 	staged = bitmap_new(m.nr);
@@ -441,7 +549,9 @@ static void run_random(unsigned long long seed, unsigned int ops)
 						  &start);
 			mret = model_reserve(&m, max_len, &mstart);
 			if (ret != mret || (ret > 0 && start != mstart) ||
-			    (ret > 0 && cursor != m.cursor))
+			    (ret > 0 && cursor.next != m.cursor) ||
+			    cursor.short_start != m.short_start ||
+			    cursor.short_end != m.short_end)
 				bad++;
 		} else if (r < 64) {
 			i = rnd(m.nr);
@@ -459,6 +569,12 @@ static void run_random(unsigned long long seed, unsigned int ops)
 			if (zram_extent_release_staged(map, staged, m.nr) !=
 			    model_release_staged(&m))
 				bad++;
+			/* As zram's harvest does after a release. */
+			if (rnd(2)) {
+				zram_extent_forget_short(&cursor);
+				m.short_start = 0;
+				m.short_end = 0;
+			}
 		} else {
 			start = rnd(m.nr);
 			max_len = 1 + rnd(m.nr - start < 64 ? m.nr - start : 64);
@@ -488,7 +604,8 @@ static void run_random(unsigned long long seed, unsigned int ops)
 static void run_fill(unsigned long nr, unsigned int max_len)
 {
 	unsigned long *map = bitmap_new(nr);
-	unsigned long cursor = 0, start, total = 0, i;
+	struct zram_extent_cursor cursor = { };
+	unsigned long start, total = 0, i;
 	int ret;
 
 	while ((ret = zram_extent_reserve(map, nr, &cursor, max_len,
@@ -534,7 +651,8 @@ static void *race_release(void *arg)
 static void run_race(unsigned long nr, unsigned int max_len)
 {
 	struct race r = { .nr = nr };
-	unsigned long cursor = 0, start, got = 0, i, j, tmp;
+	struct zram_extent_cursor cursor = { };
+	unsigned long start, got = 0, i, j, tmp;
 	unsigned int bad = 0;
 	pthread_t thread;
 	int ret, k;
@@ -586,6 +704,7 @@ int main(void)
 		run_stage_case(&stage_cases[i]);
 	run_bound_case(true);
 	run_bound_case(false);
+	run_short_region_case();
 	run_fill(1, 32);
 	run_fill(63, 32);
 	run_fill(64, 64);
