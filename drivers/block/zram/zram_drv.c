@@ -2196,6 +2196,9 @@ static int __init zram_init(void)
 	ret = zcomp_cpuhp_setup();
 	if (ret)
 		return ret;
+	ret = zram_wb_module_init();
+	if (ret)
+		goto out_remove_cpuhp;
 	zram_debugfs_create();
 	ret = register_blkdev(0, "zram");
 	if (ret <= 0) {
@@ -2219,6 +2222,8 @@ out_remove_devices:
 	unregister_blkdev(zram_major, "zram");
 out_destroy_debugfs:
 	zram_debugfs_destroy();
+	zram_wb_module_exit();
+out_remove_cpuhp:
 	zcomp_cpuhp_remove();
 	return ret;
 }
@@ -2229,6 +2234,7 @@ static void __exit zram_exit(void)
 	zram_remove_all();
 	unregister_blkdev(zram_major, "zram");
 	zram_debugfs_destroy();
+	zram_wb_module_exit();
 	zcomp_cpuhp_remove();
 }
 

@@ -12,7 +12,9 @@
  *  3. Submission and completion (zram_wb_write_one(), zram_wb_commit())
  *     copy the selected slots into pages, write each run with one bio, keep
  *     up to writeback_batch_size bios in flight, and commit each slot to
- *     its block when its bio has completed.
+ *     its block when its bio has completed. Commits run in a work item
+ *     (zram_wb_commit_work()), so another CPU frees the RAM copies while
+ *     the writer goes on decompressing and submitting.
  *
  * Slot states during a writeback (all under the slot lock):
  *
@@ -85,7 +87,7 @@ struct zram_wb_ctl;
 /**
  * struct zram_wb_req - one writeback bio and the slots it carries
  * @node: on zram_wb_ctl.free while idle, on zram_wb_ctl.done once its bio
- *	completed; on no list while the bio is in flight
+ *	completed; on no list while the bio is in flight or being committed
  * @ctl: the writeback this request belongs to; outlives the request
  * @mode: ZRAM_WB_* mode the slots were selected with
  * @block: first backing device block written
@@ -121,20 +123,25 @@ struct zram_wb_req {
  * @slots: slot indexes selected and not yet taken by a request
  * @nr_selected: valid entries in @slots
  * @next: next entry of @slots to take
- * @nr_reqs: requests allocated, at most @batch_size
- * @free: idle requests (writeback thread only)
- * @lock: protects @done and @inflight; taken by zram_wb_end_io(), which may
- *	run in hard interrupt context, so irq-safe
+ * @nr_reqs: requests allocated, at most @batch_size (writer only)
+ * @lock: protects @free, @done and @inflight; taken by zram_wb_end_io(),
+ *	which may run in hard interrupt context, so irq-safe
+ * @free: idle requests
  * @done: completed requests waiting to be committed
- * @inflight: requests submitted and not yet completed
- * @wait: woken by every completion
+ * @inflight: requests submitted and not yet committed
+ * @wait: woken whenever requests were committed
+ * @commit_work: runs zram_wb_commit_work(); queued on zram_wb_commit_wq by
+ *	every completion
  * @stop_err: 0, or why the writeback stopped early (-EIO: writeback_limit
- *	exhausted, -ENOSPC, -ENOMEM)
- * @io_error: some bio failed; those slots stayed in RAM
+ *	exhausted, -ENOSPC, -ENOMEM); writer only
+ * @io_error: some bio failed; those slots stayed in RAM. Set by
+ *	@commit_work, read by the writer once nothing is in flight
  *
- * Lifetime: freed only after @inflight dropped to 0 under @lock, which is
- * after the last completion released @lock; completions touch nothing
- * else, so none touches freed memory.
+ * The writer is the task running zram_wb_run(), holding zram_wb.lock for
+ * the whole life of @ctl. Lifetime: freed only after @inflight dropped to
+ * 0 and @commit_work was flushed; a completion touches @ctl only under
+ * @lock and before the commit that brings @inflight to 0, so no completion
+ * or commit touches freed memory.
  */
 struct zram_wb_ctl {
 	struct zram *zram;
@@ -144,11 +151,12 @@ struct zram_wb_ctl {
 	unsigned int nr_selected;
 	unsigned int next;
 	unsigned int nr_reqs;
+	spinlock_t lock;	/* irq-safe: guards @free, @done, @inflight */
 	struct list_head free;
-	spinlock_t lock;	/* irq-safe: guards @done and @inflight */
 	struct list_head done;
 	unsigned int inflight;
 	wait_queue_head_t wait;
+	struct work_struct commit_work;
 	int stop_err;
 	bool io_error;
 };
@@ -167,6 +175,14 @@ struct zram_wb_rbio {
 	int pin;
 	struct bio bio;
 };
+
+/*
+ * Runs the commit work of every writeback. WQ_MEM_RECLAIM: writeback often
+ * runs to free memory, and its commits, which free the RAM copies, must go
+ * on when no new worker can be created. Unbound: commits run on whichever
+ * CPU is free while the writer keeps its own.
+ */
+static struct workqueue_struct *zram_wb_commit_wq;
 
 static sector_t zram_wb_block_sector(unsigned long block)
 {
@@ -330,7 +346,7 @@ static void zram_wb_unselect_rest(struct zram_wb_ctl *ctl)
  * zram_wb_end_io - completion of a writeback bio
  * @bio: the request's bio
  *
- * Only queues the request for the writeback thread, which commits it:
+ * Only queues the request for ctl->commit_work, which commits it:
  * committing takes slot locks and frees zsmalloc objects, which must not
  * happen in interrupt context.
  *
@@ -344,14 +360,13 @@ static void zram_wb_end_io(struct bio *bio)
 
 	req->status = bio->bi_status;
 	/*
-	 * Everything, the wake-up included, under ctl->lock: the writeback
-	 * thread frees ctl once it sees inflight 0 under that lock, so after
-	 * the unlock below nothing here may touch ctl or req.
+	 * ctl is alive: this request still counts in ctl->inflight until
+	 * the work below has committed it, and the writer frees ctl only
+	 * after that and after flushing the work.
 	 */
 	spin_lock_irqsave(&ctl->lock, flags);
 	list_add_tail(&req->node, &ctl->done);
-	ctl->inflight--;
-	wake_up(&ctl->wait);
+	queue_work(zram_wb_commit_wq, &ctl->commit_work);
 	spin_unlock_irqrestore(&ctl->lock, flags);
 }
 
@@ -413,7 +428,9 @@ static void zram_wb_fail_req(struct zram_wb_ctl *ctl, struct zram_wb_req *req)
  * slots that changed meanwhile are released. Their budget is not given
  * back: the device was written. bd_writes counts every block written.
  *
- * Context: process context, zram_wb.lock held; takes slot locks.
+ * Context: process context (ctl->commit_work), while the writer holds
+ * zram_wb.lock and waits for the commit before selecting again; takes slot
+ * locks.
  */
 static void zram_wb_commit(struct zram_wb_ctl *ctl, struct zram_wb_req *req)
 {
@@ -421,7 +438,7 @@ static void zram_wb_commit(struct zram_wb_ctl *ctl, struct zram_wb_req *req)
 	unsigned long block;
 	unsigned int i;
 
-	lockdep_assert_held(&zram->wb.lock);
+	lockdep_assert(mutex_is_locked(&zram->wb.lock));
 	if (req->status) {
 		zram_wb_fail_req(ctl, req);
 		return;
@@ -436,21 +453,56 @@ static void zram_wb_commit(struct zram_wb_ctl *ctl, struct zram_wb_req *req)
 }
 
 /**
- * zram_wb_reap - commit completed requests, waiting for completions
- * @ctl: writeback
- * @all: wait until no request is in flight; otherwise wait until at least
- *	one request completed or none is in flight
+ * zram_wb_commit_work - commit the completed requests
+ * @work: zram_wb_ctl.commit_work
  *
- * Completed requests return to @ctl->free. The caller's block plug, if
- * any, is flushed before waiting, so no plugged bio is waited for.
+ * Takes every request on ctl->done, commits it, and gives it back to
+ * ctl->free. A completion that comes in meanwhile queues the work again.
+ *
+ * Context: zram_wb_commit_wq worker (process context); takes slot locks,
+ * never sleeps otherwise.
+ */
+static void zram_wb_commit_work(struct work_struct *work)
+{
+	struct zram_wb_ctl *ctl =
+		container_of(work, struct zram_wb_ctl, commit_work);
+	struct zram_wb_req *req;
+	unsigned int nr = 0;
+	LIST_HEAD(done);
+
+	spin_lock_irq(&ctl->lock);
+	list_splice_init(&ctl->done, &done);
+	spin_unlock_irq(&ctl->lock);
+	if (list_empty(&done))
+		return;
+
+	list_for_each_entry(req, &done, node) {
+		zram_wb_commit(ctl, req);
+		nr++;
+	}
+	/* Once inflight may be 0, the writer may free ctl after a flush. */
+	spin_lock_irq(&ctl->lock);
+	list_splice_tail(&done, &ctl->free);
+	ctl->inflight -= nr;
+	wake_up(&ctl->wait);
+	spin_unlock_irq(&ctl->lock);
+}
+
+/**
+ * zram_wb_reap - wait for requests to be committed
+ * @ctl: writeback
+ * @all: wait until no request is in flight; otherwise until an idle
+ *	request is on @ctl->free
+ *
+ * The caller's block plug, if any, is flushed before waiting, so no
+ * plugged bio is waited for. With @all, also waits until the last commit
+ * work has returned, after which only the writer touches @ctl.
  *
  * Context: process context, zram_wb.lock held; sleeps.
  */
 static void zram_wb_reap(struct zram_wb_ctl *ctl, bool all)
 {
 	struct blk_plug *plug = current->plug;
-	struct zram_wb_req *req, *tmp;
-	LIST_HEAD(done);
 
 	lockdep_assert_held(&ctl->zram->wb.lock);
 	/*
@@ -464,18 +516,21 @@ static void zram_wb_reap(struct zram_wb_ctl *ctl, bool all)
 	if (all)
 		wait_event_lock_irq(ctl->wait, !ctl->inflight, ctl->lock);
 	else
-		wait_event_lock_irq(ctl->wait,
-				    !ctl->inflight || !list_empty(&ctl->done),
+		wait_event_lock_irq(ctl->wait, !list_empty(&ctl->free),
 				    ctl->lock);
-	list_splice_init(&ctl->done, &done);
 	spin_unlock_irq(&ctl->lock);
+	if (all)
+		flush_work(&ctl->commit_work);
 	if (plug)
 		blk_start_plug(plug);
+}
 
-	list_for_each_entry_safe(req, tmp, &done, node) {
-		zram_wb_commit(ctl, req);
-		list_move_tail(&req->node, &ctl->free);
-	}
+/* Gives an unused request back to @ctl->free. */
+static void zram_wb_put_req(struct zram_wb_ctl *ctl, struct zram_wb_req *req)
+{
+	spin_lock_irq(&ctl->lock);
+	list_add(&req->node, &ctl->free);
+	spin_unlock_irq(&ctl->lock);
 }
 
 static void zram_wb_req_free(struct zram_wb_req *req)
@@ -490,37 +545,63 @@ static void zram_wb_req_free(struct zram_wb_req *req)
 	kfree(req);
 }
 
+/* A new request, on no list, or NULL; writer only. */
+static struct zram_wb_req *zram_wb_req_alloc(struct zram_wb_ctl *ctl)
+{
+	struct zram_wb_req *req;
+
+	req = kzalloc(sizeof(*req), GFP_KERNEL);
+	if (!req)
+		return NULL;
+	bio_init(&req->bio, ctl->zram->wb.bdev, req->bvecs,
+		 ZRAM_WB_MAX_BIO_PAGES, REQ_OP_WRITE);
+	req->ctl = ctl;
+	ctl->nr_reqs++;
+	return req;
+}
+
+/* Takes an idle request off @ctl->free, or returns NULL. */
+static struct zram_wb_req *zram_wb_take_req(struct zram_wb_ctl *ctl)
+{
+	struct zram_wb_req *req;
+
+	spin_lock_irq(&ctl->lock);
+	req = list_first_entry_or_null(&ctl->free, struct zram_wb_req, node);
+	if (req)
+		list_del_init(&req->node);
+	spin_unlock_irq(&ctl->lock);
+	return req;
+}
+
 /**
  * zram_wb_get_req - get an idle request
  * @ctl: writeback
  *
- * Allocates a new request while fewer than @ctl->batch_size exist,
- * otherwise waits for one to complete and commits it.
+ * Takes an idle request, else allocates a new one while fewer than
+ * @ctl->batch_size exist, else waits until one was committed. Every
+ * request is idle or in flight here, so the wait ends.
  *
  * Context: process context, zram_wb.lock held; sleeps.
- * Return: a request off every list, or NULL when none could be allocated.
+ * Return: a request off every list, or NULL when none could be allocated
+ * and none exists.
  */
 static struct zram_wb_req *zram_wb_get_req(struct zram_wb_ctl *ctl)
 {
 	struct zram_wb_req *req;
 
 	lockdep_assert_held(&ctl->zram->wb.lock);
-	if (list_empty(&ctl->free) && ctl->nr_reqs < ctl->batch_size) {
-		req = kzalloc(sizeof(*req), GFP_KERNEL);
-		if (req) {
-			bio_init(&req->bio, ctl->zram->wb.bdev, req->bvecs,
-				 ZRAM_WB_MAX_BIO_PAGES, REQ_OP_WRITE);
-			req->ctl = ctl;
-			list_add(&req->node, &ctl->free);
-			ctl->nr_reqs++;
-		}
-	}
-	if (list_empty(&ctl->free))
-		zram_wb_reap(ctl, false);
-	req = list_first_entry_or_null(&ctl->free, struct zram_wb_req, node);
+	req = zram_wb_take_req(ctl);
 	if (req)
-		list_del_init(&req->node);
-	return req;
+		return req;
+	if (ctl->nr_reqs < ctl->batch_size) {
+		req = zram_wb_req_alloc(ctl);
+		if (req)
+			return req;
+	}
+	if (!ctl->nr_reqs)
+		return NULL;
+	zram_wb_reap(ctl, false);
+	return zram_wb_take_req(ctl);
 }
 
 /**
@@ -718,7 +799,7 @@ static void zram_wb_write_one(struct zram_wb_ctl *ctl, unsigned int mode)
 	return;
 
 out_put_req:
-	list_add(&req->node, &ctl->free);
+	zram_wb_put_req(ctl, req);
 }
 
 /**
@@ -767,6 +848,8 @@ static void zram_wb_ctl_free(struct zram_wb_ctl *ctl)
 
 	if (!ctl)
 		return;
+	/* Idle already; the flush only documents it for the free below. */
+	flush_work(&ctl->commit_work);
 	list_for_each_entry_safe(req, tmp, &ctl->free, node)
 		zram_wb_req_free(req);
 	kfree(ctl->slots);
@@ -811,6 +894,7 @@ static struct zram_wb_ctl *zram_wb_ctl_alloc(struct zram *zram)
 	INIT_LIST_HEAD(&ctl->done);
 	spin_lock_init(&ctl->lock);
 	init_waitqueue_head(&ctl->wait);
+	INIT_WORK(&ctl->commit_work, zram_wb_commit_work);
 	return ctl;
 }
 
@@ -1619,6 +1703,31 @@ void zram_wb_free_block(struct zram *zram, unsigned long block)
 	WARN_ON_ONCE(!test_bit(block, wb->bitmap));
 	WARN_ON_ONCE(test_and_set_bit(block, wb->free_pending));
 	atomic64_dec(&zram->stats.bd_count);
+}
+
+/**
+ * zram_wb_module_init - set up what all devices' writebacks share
+ *
+ * Context: module init; sleeps.
+ * Return: 0 or -ENOMEM.
+ */
+int zram_wb_module_init(void)
+{
+	zram_wb_commit_wq = alloc_workqueue("zram_wb_commit",
+					    WQ_UNBOUND | WQ_MEM_RECLAIM, 0);
+	return zram_wb_commit_wq ? 0 : -ENOMEM;
+}
+
+/**
+ * zram_wb_module_exit - tear down what zram_wb_module_init() set up
+ *
+ * No writeback runs any more: every device is gone.
+ *
+ * Context: module exit; sleeps.
+ */
+void zram_wb_module_exit(void)
+{
+	destroy_workqueue(zram_wb_commit_wq);
 }
 
 /**

@@ -95,6 +95,8 @@ struct zram_wb {
 	u32 max_bio_pages;
 };
 
+int zram_wb_module_init(void);
+void zram_wb_module_exit(void);
 void zram_wb_init(struct zram *zram);
 void zram_wb_reset(struct zram *zram);
 void zram_wb_free_block(struct zram *zram, unsigned long block);
@@ -108,6 +110,15 @@ extern const struct attribute_group zram_wb_attr_group;
 
 struct zram_wb {
 };
+
+static inline int zram_wb_module_init(void)
+{
+	return 0;
+}
+
+static inline void zram_wb_module_exit(void)
+{
+}
 
 static inline void zram_wb_init(struct zram *zram)
 {
