@@ -27,6 +27,8 @@ LEGEND = [
     "and undercounting under TCG);",
     "mbps: bd_writes delta * 4 KiB / wall_s; pct_dev_bw: of the device's fio "
     "128k qd8 sequential write (CPU bound under TCG);",
+    "bitmap: fresh; fragmented: every other block used; random: a random "
+    "half of the blocks used (runs of mixed length);",
     "setup_wb_s: untimed writeback of 2x the data + 1 MiB that fragments the "
     "bitmap (setup_discarded: pages it left in RAM, discarded);",
     "io: fio 4 KiB, O_DIRECT, 2 jobs, io_uring qd16 / psync "
@@ -172,8 +174,10 @@ def writeback_table(recs):
     lines = ["", "writeback knobs: " + "; ".join(
         "%s %s" % (d, " ".join("%s=%s" % kv for kv in sorted(k.items())))
         for d, k in sorted(knobs.items()))] if knobs else []
+    order = {"fresh": 0, "fragmented": 1, "random": 2}
     cases = sorted({(r["device"], r["bitmap"]) for r in recs
-                    if r["bitmap"]}, key=lambda c: (c[0], c[1] != "fresh"))
+                    if r["bitmap"]},
+                   key=lambda c: (c[0], order.get(c[1], 3), c[1]))
     for dev, bitmap in cases:
         bw = idx.get((dev, None, None, "dev_write_mbps"))
         lines.append("")

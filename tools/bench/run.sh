@@ -3,7 +3,8 @@
 #
 # `make bench`: stock zram.ko vs ours in one VM boot (QEMU/TCG), suites
 # "writeback" (idle writeback to null_blk flash/NVMe models and a virtio-blk
-# disk, fresh and fragmented bitmap) and "io" (fio 4 KiB random I/O).
+# disk; fresh, fragmented and randomly fragmented bitmap) and "io" (fio
+# 4 KiB random I/O).
 # Prints a table and, on the last line, the path of the JSON results.
 #
 # Usage: tools/bench/run.sh [--stock-as-ours] [--quick]
@@ -20,7 +21,9 @@
 #   BENCH_RUNS [3]       runs per case
 #   BENCH_DEVBW_SECS [5] fio run measuring each backing device's bandwidth
 #   BENCH_SUITES ["writeback io"]
-#   BENCH_DEVICES ["flash nvme virtio"]  BENCH_BITMAPS ["fresh fragmented"]
+#   BENCH_DEVICES ["flash nvme virtio"]
+#   BENCH_BITMAPS ["fresh fragmented random"]  fragmented: every other
+#                        block used; random: a random half of them
 #   BENCH_VIRTIO_BITMAPS ["fresh"]  bitmaps on the virtio disk (its
 #                        fragmented cases cost ~4 min per run)
 #   BENCH_DRIVERS ["stock ours-upstream-like ours"]
@@ -51,7 +54,8 @@ while [ $# -gt 0 ]; do
 done
 
 : "${BENCH_MB:=64}" "${BENCH_RUNS:=3}" "${BENCH_SUITES:=writeback io}"
-: "${BENCH_DEVICES:=flash nvme virtio}" "${BENCH_BITMAPS:=fresh fragmented}"
+: "${BENCH_DEVICES:=flash nvme virtio}"
+: "${BENCH_BITMAPS:=fresh fragmented random}"
 : "${BENCH_VIRTIO_BITMAPS:=fresh}" "${BENCH_DEVBW_SECS:=5}"
 : "${BENCH_DRIVERS:=stock ours-upstream-like ours}"
 : "${BENCH_IO_MB:=128}" "${BENCH_IO_SECS:=10}"

@@ -22,7 +22,8 @@ shopt -s inherit_errexit
 
 : "${BENCH_SUITES:=writeback io}"
 : "${BENCH_MB:=64}" "${BENCH_RUNS:=3}"
-: "${BENCH_DEVICES:=flash nvme virtio}" "${BENCH_BITMAPS:=fresh fragmented}"
+: "${BENCH_DEVICES:=flash nvme virtio}"
+: "${BENCH_BITMAPS:=fresh fragmented random}"
 : "${BENCH_VIRTIO_BITMAPS:=fresh}" "${BENCH_DEVBW_SECS:=5}"
 : "${BENCH_DRIVERS:=stock ours-upstream-like ours}"
 : "${BENCH_IO_MB:=128}" "${BENCH_IO_SECS:=10}"

@@ -101,12 +101,16 @@ zram_kib() {
 # odd page of the first 2x overwritten, which frees every other block of
 # its run, and the last page discarded (one spare block). The timed
 # writeback can then only fill those holes: with free space left behind
-# the run, a next-fit allocator would use that first.
+# the run, a next-fit allocator would use that first. random: the same,
+# but a random half of the pages of the first 2x is overwritten (fio's
+# random map hits each page once, seeded), which leaves free runs of mixed
+# lengths, most of them short, as slots freed in any order do.
 # Some drivers stop with ENOSPC a few pages short of a full device; those
 # pages are discarded. Prints the setup writeback's wall time and the number
 # of pages discarded (0 0 for fresh).
 prepare_bitmap() {
 	local bitmap=$1 t pages=$((BENCH_MB * 256)) setup_pages kib aligned left
+	local -a holes
 
 	if [ "$bitmap" = fresh ]; then
 		fill /dev/zram0 "${BENCH_MB}M"
@@ -126,10 +130,20 @@ prepare_bitmap() {
 		die "cannot discard the last page"
 	setup_pages=$(bd_stat 1)
 	need_blockdev /dev/zram0
-	fio --name=holes --filename=/dev/zram0 --rw=write:4k --bs=4k \
-		--offset=4k --size=$((2 * BENCH_MB * 1024 - 4))k --direct=1 \
-		--ioengine=psync "${fio_data[@]}" --output-format=terse \
-		>/dev/null || die "fio hole punching failed"
+	case $bitmap in
+	fragmented)
+		holes=(--rw=write:4k --offset=4k
+			--size=$((2 * BENCH_MB * 1024 - 4))k)
+		;;
+	random)
+		holes=(--rw=randwrite --offset=0 --size=$((2 * BENCH_MB))M
+			--io_size="${BENCH_MB}M")
+		;;
+	*) die "unknown bitmap state $bitmap" ;;
+	esac
+	fio --name=holes --filename=/dev/zram0 "${holes[@]}" --bs=4k \
+		--direct=1 --ioengine=psync "${fio_data[@]}" \
+		--output-format=terse >/dev/null || die "fio hole punching failed"
 	[ "$(bd_stat 1)" = $((setup_pages - pages)) ] ||
 		die "fragmented setup: bd_count $(bd_stat 1)," \
 			"expected $((setup_pages - pages))"
@@ -161,8 +175,21 @@ wb_case() {
 	unload_driver
 }
 
+# Prints the words of LIST rotated left by N: rotate_words N LIST...
+rotate_words() {
+	local n=$1
+	local -a w
+
+	shift
+	w=("$@")
+	n=$((n % ${#w[@]}))
+	echo "${w[@]:n}" "${w[@]:0:n}"
+}
+
 # All cases on one backing device; runs interleave the drivers so drift
-# over the boot hits all of them alike. Usage: wb_device DEV NAME BITMAPS
+# over the boot hits all of them alike, and each run rotates their order
+# (run 1: stock first, run 2: the second driver first, ...) so that none
+# always follows the same one. Usage: wb_device DEV NAME BITMAPS
 wb_device() {
 	local dev=$1 name=$2 bitmaps=$3 bitmap drv run sectors
 
@@ -172,7 +199,8 @@ wb_device() {
 	dev_bandwidth "$dev" "$name" "$(bd_mb)"
 	for bitmap in $bitmaps; do
 		for run in $(seq 1 "$BENCH_RUNS"); do
-			for drv in $BENCH_DRIVERS; do
+			# shellcheck disable=SC2086 # a list of words
+			for drv in $(rotate_words $((run - 1)) $BENCH_DRIVERS); do
 				wb_case "$dev" "$name" "$bitmap" "$drv" "$run"
 			done
 		done
