@@ -14,10 +14,10 @@
 #   --quick          tiny sizes for a smoke test (BENCH_MB=16, 1 run,
 #                    BENCH_IO_SECS=2, BENCH_IO_MB=32) unless set otherwise
 # Environment (defaults in brackets):
-#   BENCH_MB [64]        MiB written back per case (fragmented: 2x written
-#                        and written back first); 64 keeps the whole run
-#                        near 20 min under TCG on a busy 2-core host, 512
-#                        takes about 2 h
+#   BENCH_MB [512]       MiB written back per case (fragmented and random:
+#                        2x written and written back first); under TCG on
+#                        a 2-core host 512 takes about an hour, 64 about
+#                        12 min
 #   BENCH_RUNS [3]       runs per case
 #   BENCH_DEVBW_SECS [5] fio run measuring each backing device's bandwidth
 #   BENCH_SUITES ["writeback io"]
@@ -29,7 +29,7 @@
 #   BENCH_DRIVERS ["stock ours-upstream-like ours"]
 #   BENCH_IO_MB [128]    BENCH_IO_SECS [10]  BENCH_IO_ENGINES ["io_uring psync"]
 #   BENCH_UL_BIO_KNOB    debugfs knob for one page per bio (auto-detected)
-#   BENCH_TIMEOUT [3000] seconds before the VM is killed
+#   BENCH_TIMEOUT [9000] seconds before the VM is killed
 #   ZRAM_KO              our module as the host sees it
 
 set -euo pipefail
@@ -53,13 +53,13 @@ while [ $# -gt 0 ]; do
 	esac
 done
 
-: "${BENCH_MB:=64}" "${BENCH_RUNS:=3}" "${BENCH_SUITES:=writeback io}"
+: "${BENCH_MB:=512}" "${BENCH_RUNS:=3}" "${BENCH_SUITES:=writeback io}"
 : "${BENCH_DEVICES:=flash nvme virtio}"
 : "${BENCH_BITMAPS:=fresh fragmented random}"
 : "${BENCH_VIRTIO_BITMAPS:=fresh}" "${BENCH_DEVBW_SECS:=5}"
 : "${BENCH_DRIVERS:=stock ours-upstream-like ours}"
 : "${BENCH_IO_MB:=128}" "${BENCH_IO_SECS:=10}"
-: "${BENCH_IO_ENGINES:=io_uring psync}" "${BENCH_TIMEOUT:=3000}"
+: "${BENCH_IO_ENGINES:=io_uring psync}" "${BENCH_TIMEOUT:=9000}"
 ko=${ZRAM_KO:-$repo/drivers/block/zram/zram.ko}
 
 if [ "$stock_as_ours" = 0 ] && [ ! -e "$ko" ]; then

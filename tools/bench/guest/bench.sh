@@ -21,7 +21,7 @@ shopt -s inherit_errexit
 . "$(dirname "$0")/io.sh"
 
 : "${BENCH_SUITES:=writeback io}"
-: "${BENCH_MB:=64}" "${BENCH_RUNS:=3}"
+: "${BENCH_MB:=512}" "${BENCH_RUNS:=3}"
 : "${BENCH_DEVICES:=flash nvme virtio}"
 : "${BENCH_BITMAPS:=fresh fragmented random}"
 : "${BENCH_VIRTIO_BITMAPS:=fresh}" "${BENCH_DEVBW_SECS:=5}"
