@@ -5,10 +5,12 @@
  * Concurrency: every change of a bit is an atomic bitop, and there is no
  * lock. Blocks may be released (clear_bit) while a reservation is
  * scanning; the functions here never sleep and may run in any context.
- * zram releases blocks only from the writeback, in process context (bios
- * that failed, slots that changed when their bio completed, harvested
- * frees); freeing a written-back slot (zram_wb_free_block(), any context)
- * only sets its bit in the pending bitmap, see below. A concurrent release
+ * zram releases blocks only in process context: the writeback (unused
+ * reservations, harvested frees) and its commit work, which runs
+ * alongside the writeback's reservations (bios that failed, slots that
+ * changed when their bio completed); freeing a written-back slot
+ * (zram_wb_free_block(), any context) only sets its bit in the pending
+ * bitmap, see below. A concurrent release
  * can only turn a used bit into a free one, so a scan at worst misses a
  * block that just became free; that is tolerated, the block is found by a
  * later reservation.
@@ -122,7 +124,9 @@ bounded:
  *
  * Context: any; does not modify @bitmap.
  * Return: true if @from lies in the short region and a free run starts
- * between @from and the region's end; false when a full search is due.
+ * between @from and the region's end; false when a full search is due,
+ * also when a concurrent reserver claimed the run's first block between
+ * the two lookups.
  */
 static bool zram_extent_first_short(const unsigned long *bitmap,
 				    unsigned long nr_blocks,
@@ -139,7 +143,7 @@ static bool zram_extent_first_short(const unsigned long *bitmap,
 		return false;
 	found->start = start;
 	found->len = find_next_bit(bitmap, nr_blocks, start) - start;
-	return true;
+	return found->len != 0;
 }
 
 /**

@@ -41,7 +41,9 @@
  * at the same short runs again; a full search resumes past the region.
  * A run that grows there after the search (blocks released meanwhile) is
  * not preferred, which only costs bio size; zram_extent_forget_short()
- * drops the region when many blocks came back at once.
+ * drops the region, which zram does after each harvest of freed blocks.
+ * Single releases (failed bios, changed slots) leave it in place, and it
+ * may outlive a writeback.
  *
  * Owned by the reserver: callers serialise reservations (zram_extent.c).
  */

@@ -438,6 +438,7 @@ static void zram_wb_commit(struct zram_wb_ctl *ctl, struct zram_wb_req *req)
 	unsigned long block;
 	unsigned int i;
 
+	/* Held by the writer that owns @ctl, not by this worker. */
 	lockdep_assert(mutex_is_locked(&zram->wb.lock));
 	if (req->status) {
 		zram_wb_fail_req(ctl, req);
@@ -459,8 +460,8 @@ static void zram_wb_commit(struct zram_wb_ctl *ctl, struct zram_wb_req *req)
  * Takes every request on ctl->done, commits it, and gives it back to
  * ctl->free. A completion that comes in meanwhile queues the work again.
  *
- * Context: zram_wb_commit_wq worker (process context); takes slot locks,
- * never sleeps otherwise.
+ * Context: zram_wb_commit_wq worker (process context); takes slot locks
+ * and ctl->lock; may be rescheduled between requests.
  */
 static void zram_wb_commit_work(struct work_struct *work)
 {
@@ -479,6 +480,8 @@ static void zram_wb_commit_work(struct work_struct *work)
 	list_for_each_entry(req, &done, node) {
 		zram_wb_commit(ctl, req);
 		nr++;
+		/* Up to writeback_batch_size requests of 32 slots each. */
+		cond_resched();
 	}
 	/* Once inflight may be 0, the writer may free ctl after a flush. */
 	spin_lock_irq(&ctl->lock);
@@ -848,8 +851,9 @@ static void zram_wb_ctl_free(struct zram_wb_ctl *ctl)
 
 	if (!ctl)
 		return;
-	/* Idle already; the flush only documents it for the free below. */
-	flush_work(&ctl->commit_work);
+	/* zram_wb_run() reaped everything: nothing in flight or queued. */
+	WARN_ON_ONCE(ctl->inflight || !list_empty(&ctl->done) ||
+		     work_pending(&ctl->commit_work));
 	list_for_each_entry_safe(req, tmp, &ctl->free, node)
 		zram_wb_req_free(req);
 	kfree(ctl->slots);

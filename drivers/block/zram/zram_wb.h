@@ -35,7 +35,9 @@ struct zram;
  *	@nr_blocks are set only while the device is not initialized, and
  *	cleared only by reset, both with init_lock held for write; readers
  *	hold init_lock for read, or a slot lock of a ZRAM_WB slot (which pins
- *	them, as reset frees every slot first).
+ *	them, as reset frees every slot first), or are a writeback's commit
+ *	work, which the writeback (holding init_lock for read) flushes before
+ *	it returns.
  * @bdev: block device of @bdev_file
  * @bdev_path: path written to backing_dev, shown by it
  * @bitmap: one bit per 4 KiB block of the backing device, set while the

@@ -693,6 +693,75 @@ static void run_race(unsigned long nr, unsigned int max_len)
 	free(r.map);
 }
 
+/*
+ * Two reservers racing (zram serialises them, the allocator does not rely
+ * on it): each thread reserves with its own cursor on an alternating
+ * bitmap, then a free one, until -ENOSPC. Every free block must be handed
+ * out exactly once, and no -ENOSPC may come while a block is free.
+ */
+struct reserver {
+	unsigned long nr;
+	unsigned long *map;
+	unsigned int max_len;
+	int *owner;	/* thread id + 1 per block, 0 when not handed out */
+	int id;
+	unsigned int bad;
+};
+
+static void *race_reserve(void *arg)
+{
+	struct reserver *r = arg;
+	struct zram_extent_cursor cur = { .next = r->id * r->nr / 2 };
+	unsigned long start;
+	int ret, k;
+
+	while ((ret = zram_extent_reserve(r->map, r->nr, &cur, r->max_len,
+					  &start)) > 0) {
+		for (k = 0; k < ret; k++)
+			if (__atomic_exchange_n(&r->owner[start + k], r->id + 1,
+						__ATOMIC_SEQ_CST))
+				r->bad++;
+	}
+	if (ret != -ENOSPC)
+		r->bad++;
+	return NULL;
+}
+
+static void run_race_reservers(unsigned long nr, unsigned int max_len,
+			       bool alternating)
+{
+	struct reserver r[2];
+	unsigned long *map = bitmap_new(nr), i, given = 0, want = 0;
+	int *owner = calloc(nr, sizeof(*owner));
+	pthread_t t[2];
+	int j;
+
+	for (i = 0; i < nr; i++) {
+		if (alternating && !(i % 2))
+			set_bit(i, map);
+		else
+			want++;
+	}
+	for (j = 0; j < 2; j++) {
+		r[j] = (struct reserver){ .nr = nr, .map = map,
+			.max_len = max_len, .owner = owner, .id = j };
+		pthread_create(&t[j], NULL, race_reserve, &r[j]);
+	}
+	for (j = 0; j < 2; j++)
+		pthread_join(t[j], NULL);
+	for (i = 0; i < nr; i++) {
+		if (owner[i])
+			given++;
+		if (!test_bit(i, map))
+			r[0].bad++;
+	}
+	CHECK(!r[0].bad && !r[1].bad && given == want,
+	      "two reservers nr %lu max %u alt %d: bad %u+%u, %lu of %lu given",
+	      nr, max_len, alternating, r[0].bad, r[1].bad, given, want);
+	free(owner);
+	free(map);
+}
+
 int main(void)
 {
 	unsigned long long seed;
@@ -715,6 +784,11 @@ int main(void)
 	rng_state = 42;
 	run_race(100000, 32);
 	run_race(4099, 1);
+	for (i = 0; i < 20; i++) {
+		run_race_reservers(100000, 32, true);
+		run_race_reservers(100000, 32, false);
+		run_race_reservers(4099, 1, true);
+	}
 
 	printf("%u passed, %u failed\n", passed, failed);
 	return failed ? 1 : 0;
