@@ -83,11 +83,11 @@ setup "$slow" 1024 || ktap_bail "setup failed"
 in_flight=1
 if zram_attr_exists writeback_batch_size; then
 	echo 1 >"$ZRAM_SYS/writeback_batch_size"
+	# the knob goes away with the device at the end
 	knob=/sys/kernel/debug/zram/zram$ZRAM_ID/wb_max_bio_pages
-	if [ -w "$knob" ] && echo 1 >"$knob"; then
-		in_flight=1
-	else
+	if ! { [ -w "$knob" ] && echo 1 >"$knob"; }; then
 		in_flight=32
+		ktap_info "no $knob: up to 32 pages in flight allowed"
 	fi
 fi
 echo 1 >"$ZRAM_SYS/writeback_limit_enable"
