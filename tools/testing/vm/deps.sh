@@ -23,6 +23,9 @@ declare -A need=(
 	[coreutils]=/usr/bin/sha256sum
 	[findutils]=/usr/bin/find
 	[gzip]=/bin/gzip
+	[dwarves]=/usr/bin/pahole
+	[sparse]=/usr/bin/sparse
+	[shellcheck]=/usr/bin/shellcheck
 )
 
 missing=()
