@@ -25,6 +25,7 @@
 #include <linux/string.h>
 #include <linux/sysfs.h>
 #include <linux/vmalloc.h>
+#include <linux/workqueue.h>
 
 #include "zram_drv.h"
 
@@ -692,7 +693,7 @@ static int zram_read_page(struct zram *zram, struct page *page, u32 index,
 	block = zram_get_handle(zram, index);
 	pin = zram_wb_read_pin(zram);
 	zram_slot_unlock(zram, index);
-	return zram_wb_read(zram, page, block, pin, parent);
+	return zram_wb_read(zram, page, block, pin, parent, nowait);
 }
 
 static gfp_t zram_io_gfp(bool nowait)
@@ -802,14 +803,14 @@ static void zram_slot_touch(struct zram *zram, u32 index, bool nowait)
  * @index: slot index (PAGE_SIZE units)
  * @offset: offset of @bv in the slot, in bytes
  * @bio: the bio; a full-page read of a ZRAM_WB slot is chained to it
+ * @nowait: serve it without blocking (REQ_NOWAIT, not yet handed over)
  *
- * Context: task context; sleeps only without REQ_NOWAIT.
- * Return: 0, -EAGAIN (REQ_NOWAIT would block), or -errno.
+ * Context: task context; sleeps only when !@nowait.
+ * Return: 0, -EAGAIN (@nowait would block; nothing was done), or -errno.
  */
 static int zram_bvec_read(struct zram *zram, struct bio_vec *bv, u32 index,
-			  u32 offset, struct bio *bio)
+			  u32 offset, struct bio *bio, bool nowait)
 {
-	bool nowait = bio->bi_opf & REQ_NOWAIT;
 	int ret;
 
 	if (zram_bvec_partial(bv))
@@ -827,19 +828,45 @@ static int zram_bvec_read(struct zram *zram, struct bio_vec *bv, u32 index,
  * @bv: data, within one slot
  * @index: slot index (PAGE_SIZE units)
  * @offset: offset of @bv in the slot, in bytes
- * @bio: the bio (for REQ_NOWAIT)
+ * @nowait: serve it without blocking (REQ_NOWAIT, not yet handed over)
  *
- * Context: task context; sleeps only without REQ_NOWAIT.
- * Return: 0, -EAGAIN (REQ_NOWAIT would block; slot unchanged), or -errno.
+ * Context: task context; sleeps only when !@nowait.
+ * Return: 0, -EAGAIN (@nowait would block; slot unchanged), or -errno.
  */
 static int zram_bvec_write(struct zram *zram, struct bio_vec *bv, u32 index,
-			   u32 offset, struct bio *bio)
+			   u32 offset, bool nowait)
 {
-	bool nowait = bio->bi_opf & REQ_NOWAIT;
-
 	if (zram_bvec_partial(bv))
 		return zram_bvec_write_partial(zram, bv, index, offset, nowait);
 	return zram_write_page(zram, bv->bv_page, index, nowait);
+}
+
+/**
+ * zram_bvec_discard() - free one slot of a discard or write-zeroes range
+ * @zram: device
+ * @index: slot index (PAGE_SIZE units)
+ * @offset: offset of the range in the slot, in bytes
+ * @len: bytes of the range in this slot
+ * @nowait: serve it without blocking (REQ_NOWAIT, not yet handed over)
+ *
+ * Only a slot the range covers completely is freed. A partly covered slot
+ * keeps its data: with 4 KiB logical blocks on 4 KiB pages that cannot
+ * happen, and where it can (bigger pages) write-zeroes is not advertised.
+ *
+ * Context: task context; spins on the slot lock unless @nowait.
+ * Return: 0, or -EAGAIN (@nowait and the slot is busy; slot unchanged).
+ */
+static int zram_bvec_discard(struct zram *zram, u32 index, u32 offset,
+			     u32 len, bool nowait)
+{
+	if (offset || len != PAGE_SIZE)
+		return 0;
+	if (!zram_slot_lock_io(zram, index, nowait))
+		return -EAGAIN;
+	zram_slot_free(zram, index);
+	zram_slot_unlock(zram, index);
+	atomic64_inc(&zram->stats.notify_free);
+	return 0;
 }
 
 /* ------------------------------------------------------------------ */
@@ -847,203 +874,235 @@ static int zram_bvec_write(struct zram *zram, struct bio_vec *bv, u32 index,
 /* ------------------------------------------------------------------ */
 
 /*
- * Nowait contract. zram sets BLK_FEAT_NOWAIT, so a bio may carry REQ_NOWAIT
- * and must then be ended with BLK_STS_AGAIN (bio_wouldblock_error()) rather
- * than wait. Functions reachable from zram_submit_bio() with REQ_NOWAIT:
+ * Nowait contract. zram sets BLK_FEAT_NOWAIT. A REQ_NOWAIT bio is served
+ * step by step (a step is one bvec within one slot, or one slot of a
+ * discard) without sleeping: slot locks are only tried, memory comes from
+ * GFP_NOWAIT, a written-back slot is read by a REQ_NOWAIT backing device
+ * bio chained to ours, and anything else that would block (a synchronous
+ * backing device read for partial I/O, a backing device without nowait
+ * support) makes the step fail with -EAGAIN before it does anything.
  *
- * zram_bio_read() / zram_bio_write() - end the bio; -EAGAIN from below ->
- *	bio_wouldblock_error(), other errors -> BLK_STS_IOERR. A multi-page
- *	bio may have completed some pages before the -EAGAIN; reissuing it
- *	whole rewrites/rereads them with the same data, which is safe.
- * zram_bio_discard() - zram_slot_lock_io() per slot; -EAGAIN ->
- *	bio_wouldblock_error(). Freeing is idempotent, so slots already
- *	freed before the -EAGAIN are harmless on reissue.
- * zram_read_page() - zram_slot_lock_io(): trylock, -EAGAIN when busy.
- *	zram_slot_read_from_ram(): per-CPU stream under a local_lock and
- *	zs_map_object(), neither sleeps. ZRAM_WB slot: full page ->
- *	zram_wb_read_pin() (srcu_down_read(), never sleeps) under the slot
- *	lock, then zram_wb_read(parent), which drops the pin on every path:
- *	-EAGAIN when the backing device lacks nowait support
- *	(bdev_nowait()) or the GFP_NOWAIT bio allocation fails; else a
- *	REQ_NOWAIT read chained to ours, whose completion drops the pin
- *	(srcu_up_read(), irq-safe) and passes its BLK_STS_AGAIN
- *	(backing device busy) on to our bio; by then
- *	the slot's access was already recorded (zram_slot_touch()), so a
- *	reissue finds it no longer idle - harmless, it was just read
- *	from. bd_reads counts the attempt too. Partial ->
- *	only the synchronous read (queue_work() + flush_work()) could serve
- *	it, so -EAGAIN before anything is touched.
- * zram_bvec_read_partial() / zram_bvec_write_partial() - bounce page with
- *	GFP_NOWAIT; failure -> -EAGAIN.
- * zram_write_page() - zram_obj_prepare(): same-filled check (no
- *	allocation) or compression on the per-CPU stream and zs_malloc()
- *	with ZRAM_GFP_OBJ_NOWAIT; on failure -EAGAIN, the sleeping
- *	zram_obj_alloc_blocking() is bypassed. mem_limit overflow is a real
- *	-ENOMEM (I/O error), as for blocking bios. Only then is the slot
- *	trylocked (-EAGAIN, object freed, slot untouched) and swapped.
- * zram_slot_touch() - after a successful read only, so -EAGAIN leaves
- *	the slot as it was; trylock, and the access-time/idle update is
- *	skipped when the slot is busy. Writes do it in zram_slot_install()
- *	under the lock they hold anyway.
- * bio_start_io_acct() / bio_end_io_acct() - per-CPU counters, never sleep.
- *	A bio ended with BLK_STS_AGAIN is counted too (started accounting
- *	cannot be cancelled), so its reissue counts twice in diskstats.
- * init_lock is not taken on this path (reset drains I/O first).
+ * BLK_STS_AGAIN is only given back from zram_submit_bio(), before the
+ * first step changed a slot or issued a read: the submitter then sees the
+ * device exactly as it was and may reissue the bio from a context that can
+ * block. Once a step is done, the bio never ends with BLK_STS_AGAIN: the
+ * steps left are handed to a worker (struct zram_bio_rest) that serves
+ * them blocking, and a chained backing device read that ends with
+ * BLK_STS_AGAIN is issued again, blocking, by the writeback code's worker
+ * (zram_wb_read()). A completion may run in interrupt context, where
+ * io_uring cannot reissue anything.
  */
 
-/**
- * zram_bio_finish() - end a read or write bio
- * @bio: the bio
- * @ret: 0, or the first error of its bvecs
- * @failed: failed_reads or failed_writes, counted for real errors
- *
- * -EAGAIN on a REQ_NOWAIT bio ends it with BLK_STS_AGAIN, not counted as
- * a failure; any other error with BLK_STS_IOERR.
- *
- * Context: task context; never sleeps.
+/*
+ * Workers that finish REQ_NOWAIT bios. WQ_MEM_RECLAIM: a bio that has
+ * started must complete even when no new worker can be created.
  */
-static void zram_bio_finish(struct bio *bio, int ret, atomic64_t *failed)
-{
-	if (!ret) {
-		bio_endio(bio);
-		return;
-	}
-	if (ret == -EAGAIN && (bio->bi_opf & REQ_NOWAIT)) {
-		bio_wouldblock_error(bio);
-		return;
-	}
-	atomic64_inc(failed);
-	bio->bi_status = BLK_STS_IOERR;
-	bio_endio(bio);
-}
+static struct workqueue_struct *zram_bio_wq;
+
+/**
+ * struct zram_bio_rest - the steps of a REQ_NOWAIT bio left to a worker
+ * @work: runs zram_bio_rest_fn() on zram_bio_wq
+ * @zram: the device
+ * @bio: the bio, ended by the worker
+ * @iter: the first step not done
+ * @start: bio_start_io_acct() time of @bio
+ *
+ * Allocated before a REQ_NOWAIT bio of several steps does its first one,
+ * so that handing over never needs memory; freed by the submitter when no
+ * hand-over was needed, else by the worker.
+ */
+struct zram_bio_rest {
+	struct work_struct work;
+	struct zram *zram;
+	struct bio *bio;
+	struct bvec_iter iter;
+	unsigned long start;
+};
 
 /* Current bvec of @iter, clipped to the slot it starts in. */
 static struct bio_vec zram_iter_bvec(struct bio *bio, struct bvec_iter iter,
 				     u32 *index, u32 *offset)
 {
-	struct bio_vec bv = bio_iter_iovec(bio, iter);
+	struct bio_vec bv = { };
 
 	*index = iter.bi_sector >> SECTORS_PER_PAGE_SHIFT;
 	*offset = (iter.bi_sector & (SECTORS_PER_PAGE - 1)) << SECTOR_SHIFT;
+	if (bio_has_data(bio))
+		bv = bio_iter_iovec(bio, iter);
+	else
+		bv.bv_len = iter.bi_size;
 	bv.bv_len = min_t(u32, bv.bv_len, PAGE_SIZE - *offset);
 	return bv;
 }
 
 /**
- * zram_bio_read() - serve and end a read bio
+ * zram_bio_step() - serve the step at @iter and move @iter past it
  * @zram: device
- * @bio: REQ_OP_READ bio; stops at the first failing bvec
+ * @bio: read, write, discard or write-zeroes bio
+ * @iter: position in @bio; advanced only when the step succeeded
+ * @nowait: serve it without blocking
  *
- * Context: task context (submit_bio); sleeps only without REQ_NOWAIT.
+ * Context: task context; sleeps only when !@nowait.
+ * Return: 0, -EAGAIN (@nowait would block; the step did nothing), or
+ * -errno.
  */
-static void zram_bio_read(struct zram *zram, struct bio *bio)
+static int zram_bio_step(struct zram *zram, struct bio *bio,
+			 struct bvec_iter *iter, bool nowait)
 {
-	unsigned long start = bio_start_io_acct(bio);
-	struct bvec_iter iter = bio->bi_iter;
+	u32 index, offset;
+	struct bio_vec bv = zram_iter_bvec(bio, *iter, &index, &offset);
 	int ret;
-
-	do {
-		u32 index, offset;
-		struct bio_vec bv = zram_iter_bvec(bio, iter, &index, &offset);
-
-		ret = zram_bvec_read(zram, &bv, index, offset, bio);
-		if (ret)
-			break;
-		flush_dcache_page(bv.bv_page);
-		bio_advance_iter_single(bio, &iter, bv.bv_len);
-	} while (iter.bi_size);
-
-	bio_end_io_acct(bio, start);
-	zram_bio_finish(bio, ret, &zram->stats.failed_reads);
-}
-
-/**
- * zram_bio_write() - serve and end a write bio
- * @zram: device
- * @bio: REQ_OP_WRITE bio; stops at the first failing bvec
- *
- * Context: task context (submit_bio); sleeps only without REQ_NOWAIT.
- */
-static void zram_bio_write(struct zram *zram, struct bio *bio)
-{
-	unsigned long start = bio_start_io_acct(bio);
-	struct bvec_iter iter = bio->bi_iter;
-	int ret;
-
-	do {
-		u32 index, offset;
-		struct bio_vec bv = zram_iter_bvec(bio, iter, &index, &offset);
-
-		ret = zram_bvec_write(zram, &bv, index, offset, bio);
-		if (ret)
-			break;
-		bio_advance_iter_single(bio, &iter, bv.bv_len);
-	} while (iter.bi_size);
-
-	bio_end_io_acct(bio, start);
-	zram_bio_finish(bio, ret, &zram->stats.failed_writes);
-}
-
-/**
- * zram_bio_discard() - serve and end a discard or write-zeroes bio
- * @zram: device
- * @bio: REQ_OP_DISCARD or REQ_OP_WRITE_ZEROES bio
- *
- * Frees the slots the range covers completely. A slot only partly covered
- * keeps its data: with 4 KiB logical blocks on 4 KiB pages that cannot
- * happen, and where it can (bigger pages) write-zeroes is not advertised.
- * A REQ_NOWAIT bio meeting a busy slot ends with BLK_STS_AGAIN; the slots
- * freed before it stay freed (freeing is idempotent, the reissue is safe).
- *
- * Context: task context (submit_bio); spins on slot locks unless
- * REQ_NOWAIT; never sleeps.
- */
-static void zram_bio_discard(struct zram *zram, struct bio *bio)
-{
-	bool nowait = bio->bi_opf & REQ_NOWAIT;
-	u32 index = bio->bi_iter.bi_sector >> SECTORS_PER_PAGE_SHIFT;
-	u32 offset = (bio->bi_iter.bi_sector & (SECTORS_PER_PAGE - 1)) <<
-		     SECTOR_SHIFT;
-	u32 n = bio->bi_iter.bi_size;
-
-	if (offset) {
-		if (n <= PAGE_SIZE - offset)
-			goto out_end_bio;
-		n -= PAGE_SIZE - offset;
-		index++;
-	}
-	for (; n >= PAGE_SIZE; n -= PAGE_SIZE, index++) {
-		if (!zram_slot_lock_io(zram, index, nowait)) {
-			bio_wouldblock_error(bio);
-			return;
-		}
-		zram_slot_free(zram, index);
-		zram_slot_unlock(zram, index);
-		atomic64_inc(&zram->stats.notify_free);
-	}
-out_end_bio:
-	bio_endio(bio);
-}
-
-static void zram_submit_bio(struct bio *bio)
-{
-	struct zram *zram = bio->bi_bdev->bd_disk->private_data;
 
 	switch (bio_op(bio)) {
 	case REQ_OP_READ:
-		zram_bio_read(zram, bio);
+		ret = zram_bvec_read(zram, &bv, index, offset, bio, nowait);
+		if (!ret)
+			flush_dcache_page(bv.bv_page);
 		break;
 	case REQ_OP_WRITE:
-		zram_bio_write(zram, bio);
+		ret = zram_bvec_write(zram, &bv, index, offset, nowait);
 		break;
+	default:	/* discard, write-zeroes */
+		ret = zram_bvec_discard(zram, index, offset, bv.bv_len, nowait);
+		break;
+	}
+	if (!ret)
+		bio_advance_iter_single(bio, iter, bv.bv_len);
+	return ret;
+}
+
+/**
+ * zram_bio_serve() - serve the steps of a bio from @iter on
+ * @zram: device
+ * @bio: the bio
+ * @iter: first step to serve; on return, the step that failed
+ * @nowait: serve them without blocking
+ *
+ * Context: task context; sleeps only when !@nowait.
+ * Return: 0 when every step is done, else the failed step's errno.
+ */
+static int zram_bio_serve(struct zram *zram, struct bio *bio,
+			  struct bvec_iter *iter, bool nowait)
+{
+	int ret;
+
+	while (iter->bi_size) {
+		ret = zram_bio_step(zram, bio, iter, nowait);
+		if (ret)
+			return ret;
+	}
+	return 0;
+}
+
+/**
+ * zram_bio_end() - account and end a bio
+ * @zram: device
+ * @bio: the bio
+ * @start: its bio_start_io_acct() time
+ * @ret: 0, or the errno of the step that failed
+ *
+ * -EAGAIN ends it with BLK_STS_AGAIN (only the submitter passes it, see
+ * the nowait contract); other errors end it with BLK_STS_IOERR and count
+ * in failed_reads or failed_writes.
+ *
+ * Context: any task context; never sleeps.
+ */
+static void zram_bio_end(struct zram *zram, struct bio *bio,
+			 unsigned long start, int ret)
+{
+	bio_end_io_acct(bio, start);
+	if (ret == -EAGAIN && (bio->bi_opf & REQ_NOWAIT)) {
+		bio_wouldblock_error(bio);
+		return;
+	}
+	if (ret) {
+		if (op_is_write(bio_op(bio)))
+			atomic64_inc(&zram->stats.failed_writes);
+		else
+			atomic64_inc(&zram->stats.failed_reads);
+		bio->bi_status = BLK_STS_IOERR;
+	}
+	bio_endio(bio);
+}
+
+/*
+ * Serves the steps a REQ_NOWAIT bio left, blocking, and ends the bio.
+ * zram_bio_wq worker: process context, may sleep.
+ */
+static void zram_bio_rest_fn(struct work_struct *work)
+{
+	struct zram_bio_rest *rest =
+		container_of(work, struct zram_bio_rest, work);
+	int ret;
+
+	ret = zram_bio_serve(rest->zram, rest->bio, &rest->iter, false);
+	/* Blocking steps never fail with -EAGAIN. */
+	if (WARN_ON_ONCE(ret == -EAGAIN))
+		ret = -EIO;
+	zram_bio_end(rest->zram, rest->bio, rest->start, ret);
+	kfree(rest);
+}
+
+/*
+ * True when @bio takes more than one step, so that a later step may find
+ * the device changed by an earlier one.
+ */
+static bool zram_bio_multi_step(struct bio *bio)
+{
+	u32 index, offset;
+	struct bio_vec bv = zram_iter_bvec(bio, bio->bi_iter, &index, &offset);
+
+	return bv.bv_len < bio->bi_iter.bi_size;
+}
+
+/**
+ * zram_submit_bio() - serve a bio
+ * @bio: read, write, discard or write-zeroes bio
+ *
+ * Context: task context (submit_bio); sleeps only without REQ_NOWAIT, see
+ * the nowait contract above.
+ */
+static void zram_submit_bio(struct bio *bio)
+{
+	struct zram *zram = bio->bi_bdev->bd_disk->private_data;
+	bool nowait = bio->bi_opf & REQ_NOWAIT;
+	struct bvec_iter iter = bio->bi_iter;
+	struct zram_bio_rest *rest = NULL;
+	unsigned long start;
+	int ret;
+
+	switch (bio_op(bio)) {
+	case REQ_OP_READ:
+	case REQ_OP_WRITE:
 	case REQ_OP_DISCARD:
 	case REQ_OP_WRITE_ZEROES:
-		zram_bio_discard(zram, bio);
 		break;
 	default:
 		WARN_ON_ONCE(1);
 		bio_endio(bio);
+		return;
 	}
+	if (nowait && zram_bio_multi_step(bio)) {
+		rest = kmalloc(sizeof(*rest), GFP_NOWAIT | __GFP_NOWARN);
+		if (!rest) {
+			bio_wouldblock_error(bio);
+			return;
+		}
+	}
+	start = bio_start_io_acct(bio);
+	ret = zram_bio_serve(zram, bio, &iter, nowait);
+	if (ret == -EAGAIN && iter.bi_size != bio->bi_iter.bi_size) {
+		/* A step was done: finish blocking, never fail with AGAIN. */
+		INIT_WORK(&rest->work, zram_bio_rest_fn);
+		rest->zram = zram;
+		rest->bio = bio;
+		rest->iter = iter;
+		rest->start = start;
+		queue_work(zram_bio_wq, &rest->work);
+		return;
+	}
+	kfree(rest);
+	zram_bio_end(zram, bio, start, ret);
 }
 
 /**
@@ -2185,7 +2244,8 @@ static int zram_add_initial(unsigned int count)
  *
  * Context: process context; may sleep.
  * Return: 0; -EBUSY when CPUHP_ZCOMP_PREPARE or a block major cannot be
- * had; or the errno of creating the devices or the zram-control class.
+ * had; -ENOMEM for the workqueues; or the errno of creating the devices or
+ * the zram-control class.
  */
 static int __init zram_init(void)
 {
@@ -2196,9 +2256,15 @@ static int __init zram_init(void)
 	ret = zcomp_cpuhp_setup();
 	if (ret)
 		return ret;
+	zram_bio_wq = alloc_workqueue("zram_bio", WQ_UNBOUND | WQ_MEM_RECLAIM,
+				      0);
+	if (!zram_bio_wq) {
+		ret = -ENOMEM;
+		goto out_remove_cpuhp;
+	}
 	ret = zram_wb_module_init();
 	if (ret)
-		goto out_remove_cpuhp;
+		goto out_destroy_bio_wq;
 	zram_debugfs_create();
 	ret = register_blkdev(0, "zram");
 	if (ret <= 0) {
@@ -2223,6 +2289,8 @@ out_remove_devices:
 out_destroy_debugfs:
 	zram_debugfs_destroy();
 	zram_wb_module_exit();
+out_destroy_bio_wq:
+	destroy_workqueue(zram_bio_wq);
 out_remove_cpuhp:
 	zcomp_cpuhp_remove();
 	return ret;
@@ -2235,6 +2303,7 @@ static void __exit zram_exit(void)
 	unregister_blkdev(zram_major, "zram");
 	zram_debugfs_destroy();
 	zram_wb_module_exit();
+	destroy_workqueue(zram_bio_wq);
 	zcomp_cpuhp_remove();
 }
 

@@ -165,6 +165,10 @@ struct zram_wb_ctl {
  * struct zram_wb_rbio - a backing device read chained to a zram bio
  * @zram: the device, whose wb.read_srcu @pin belongs to
  * @parent: the zram bio, completed after this read
+ * @page: destination page
+ * @block: backing device block read
+ * @retry: runs zram_wb_read_retry_fn() when the backing device refused
+ *	a REQ_NOWAIT read with BLK_STS_AGAIN
  * @pin: srcu_down_read() index, released at completion
  * @bio: the read; last, allocated from wb.read_bs with the fields above as
  *	front pad
@@ -172,9 +176,19 @@ struct zram_wb_ctl {
 struct zram_wb_rbio {
 	struct zram *zram;
 	struct bio *parent;
+	struct page *page;
+	unsigned long block;
+	struct work_struct retry;
 	int pin;
 	struct bio bio;
 };
+
+/*
+ * Issues again, blocking, the chained reads that a backing device refused
+ * with BLK_STS_AGAIN, and the synchronous reads of partial I/O. Both
+ * complete zram bios: WQ_MEM_RECLAIM.
+ */
+static struct workqueue_struct *zram_wb_read_wq;
 
 /*
  * Runs the commit work of every writeback. WQ_MEM_RECLAIM: writeback often
@@ -1507,8 +1521,24 @@ const struct attribute_group zram_wb_attr_group = {
 /* Reading written-back slots                                          */
 /* ------------------------------------------------------------------ */
 
+/* Reads one block into @page and waits for it. Process context, sleeps. */
+static int zram_wb_read_wait(struct block_device *bdev, struct page *page,
+			     unsigned long block)
+{
+	struct bio_vec bvec;
+	struct bio bio;
+	int ret;
+
+	bio_init(&bio, bdev, &bvec, 1, REQ_OP_READ);
+	bio.bi_iter.bi_sector = zram_wb_block_sector(block);
+	__bio_add_page(&bio, page, PAGE_SIZE, 0);
+	ret = submit_bio_wait(&bio);
+	bio_uninit(&bio);
+	return ret;
+}
+
 /**
- * struct zram_wb_sync_read - a synchronous backing device read
+ * struct zram_wb_sync_read - a synchronous read handed to a worker
  * @work: runs zram_wb_sync_read_fn()
  * @bdev: backing device
  * @page: destination page
@@ -1527,20 +1557,16 @@ static void zram_wb_sync_read_fn(struct work_struct *work)
 {
 	struct zram_wb_sync_read *rd =
 		container_of(work, struct zram_wb_sync_read, work);
-	struct bio_vec bvec;
-	struct bio bio;
 
-	bio_init(&bio, rd->bdev, &bvec, 1, REQ_OP_READ);
-	bio.bi_iter.bi_sector = zram_wb_block_sector(rd->block);
-	__bio_add_page(&bio, rd->page, PAGE_SIZE, 0);
-	rd->error = submit_bio_wait(&bio);
-	bio_uninit(&bio);
+	rd->error = zram_wb_read_wait(rd->bdev, rd->page, rd->block);
 }
 
 /*
- * The caller may be inside zram's ->submit_bio, where submit_bio() only
- * queues on current->bio_list until we return, so waiting for the bio
- * here would deadlock: issue and wait for it from a worker instead.
+ * Inside zram's ->submit_bio (current->bio_list set), submit_bio() only
+ * queues the bio until we return, so waiting for it there would deadlock:
+ * issue and wait for it from a worker instead. zram_wb_read_wq, like the
+ * bio workers that may get here, is WQ_MEM_RECLAIM, so flushing it from
+ * them is allowed. Elsewhere (a worker finishing a bio) wait in place.
  */
 static int zram_wb_read_sync(struct zram *zram, struct page *page,
 			     unsigned long block)
@@ -1551,8 +1577,10 @@ static int zram_wb_read_sync(struct zram *zram, struct page *page,
 		.block = block,
 	};
 
+	if (!current->bio_list)
+		return zram_wb_read_wait(zram->wb.bdev, page, block);
 	INIT_WORK_ONSTACK(&rd.work, zram_wb_sync_read_fn);
-	queue_work(system_unbound_wq, &rd.work);
+	queue_work(zram_wb_read_wq, &rd.work);
 	flush_work(&rd.work);
 	destroy_work_on_stack(&rd.work);
 	return rd.error;
@@ -1568,16 +1596,50 @@ static void zram_wb_read_unpin(struct zram *zram, int pin)
 	srcu_up_read(&zram->wb.read_srcu, pin);
 }
 
+static void zram_wb_read_end_io(struct bio *bio);
+
+/* Points a new or reset chained read at its block and page. */
+static void zram_wb_rbio_prep(struct zram_wb_rbio *rbio)
+{
+	struct bio *bio = &rbio->bio;
+
+	bio->bi_iter.bi_sector = zram_wb_block_sector(rbio->block);
+	bio->bi_end_io = zram_wb_read_end_io;
+	__bio_add_page(bio, rbio->page, PAGE_SIZE, 0);
+}
+
+/*
+ * Issues a chained read again without REQ_NOWAIT. The parent still counts
+ * it as pending and the pin is still held. zram_wb_read_wq worker:
+ * process context, may sleep.
+ */
+static void zram_wb_read_retry_fn(struct work_struct *work)
+{
+	struct zram_wb_rbio *rbio =
+		container_of(work, struct zram_wb_rbio, retry);
+
+	bio_reset(&rbio->bio, rbio->zram->wb.bdev, REQ_OP_READ);
+	zram_wb_rbio_prep(rbio);
+	submit_bio(&rbio->bio);
+}
+
 /*
  * Completion of a chained read, like bio_chain()'s: passes the first error
  * on to the parent and completes it, but drops the pin first, so that the
- * parent (and with it reset's wait for I/O) never outlives the pin.
+ * parent (and with it reset's wait for I/O) never outlives the pin. A
+ * REQ_NOWAIT read the backing device refused is not an error: the parent
+ * may already be partly served, so it is read again from a worker (see
+ * the nowait contract in zram_drv.c). Any context, including hard irq.
  */
 static void zram_wb_read_end_io(struct bio *bio)
 {
 	struct zram_wb_rbio *rbio = container_of(bio, struct zram_wb_rbio, bio);
 	struct bio *parent = rbio->parent;
 
+	if (bio->bi_status == BLK_STS_AGAIN && (bio->bi_opf & REQ_NOWAIT)) {
+		queue_work(zram_wb_read_wq, &rbio->retry);
+		return;
+	}
 	/* For sparse: the pin zram_wb_read_async() handed over. */
 	__acquire(&rbio->zram->wb.read_srcu);
 	if (bio->bi_status && !parent->bi_status)
@@ -1589,23 +1651,27 @@ static void zram_wb_read_end_io(struct bio *bio)
 
 /*
  * Submits the read, whose completion drops @pin; on error drops it at
- * once. Returns 0, -EAGAIN or -ENOMEM.
+ * once. @nowait: a REQ_NOWAIT read, refused with -EAGAIN when the backing
+ * device lacks nowait support or memory is short. Returns 0, -EAGAIN or
+ * -ENOMEM.
  */
 static int zram_wb_read_async(struct zram *zram, struct page *page,
-			      unsigned long block, int pin, struct bio *parent)
+			      unsigned long block, int pin, struct bio *parent,
+			      bool nowait)
 	__releases(&zram->wb.read_srcu)
 {
-	bool nowait = parent->bi_opf & REQ_NOWAIT;
 	struct block_device *bdev = zram->wb.bdev;
 	struct zram_wb_rbio *rbio;
 	struct bio *bio = NULL;
 
 	/* Without REQ_NOWAIT the mempool makes this wait, never fail. */
-	if (!nowait || bdev_nowait(bdev))
-		bio = bio_alloc_bioset(bdev, 1, REQ_OP_READ |
-				       (parent->bi_opf & REQ_NOWAIT),
-				       nowait ? GFP_NOWAIT | __GFP_NOWARN :
-				       GFP_NOIO, &zram->wb.read_bs);
+	if (!nowait)
+		bio = bio_alloc_bioset(bdev, 1, REQ_OP_READ, GFP_NOIO,
+				       &zram->wb.read_bs);
+	else if (bdev_nowait(bdev))
+		bio = bio_alloc_bioset(bdev, 1, REQ_OP_READ | REQ_NOWAIT,
+				       GFP_NOWAIT | __GFP_NOWARN,
+				       &zram->wb.read_bs);
 	if (!bio) {
 		zram_wb_read_unpin(zram, pin);
 		return nowait ? -EAGAIN : -ENOMEM;
@@ -1613,10 +1679,11 @@ static int zram_wb_read_async(struct zram *zram, struct page *page,
 	rbio = container_of(bio, struct zram_wb_rbio, bio);
 	rbio->zram = zram;
 	rbio->parent = parent;
+	rbio->page = page;
+	rbio->block = block;
 	rbio->pin = pin;
-	bio->bi_iter.bi_sector = zram_wb_block_sector(block);
-	bio->bi_end_io = zram_wb_read_end_io;
-	__bio_add_page(bio, page, PAGE_SIZE, 0);
+	INIT_WORK(&rbio->retry, zram_wb_read_retry_fn);
+	zram_wb_rbio_prep(rbio);
 	bio_inc_remaining(parent);
 	/* The pin now belongs to the bio: zram_wb_read_end_io() drops it. */
 	__release(&zram->wb.read_srcu);
@@ -1651,37 +1718,39 @@ int zram_wb_read_pin(struct zram *zram)
  * @pin: from zram_wb_read_pin(); dropped on every path: when the read
  *	completed (with @parent: in its completion), or at once on error
  * @parent: bio to chain the read to, or NULL to read synchronously
+ * @nowait: the caller must not block (REQ_NOWAIT); only with @parent
  *
  * With @parent the read is submitted chained to it, so @parent completes
- * after the data arrived (or fails with the read's error). If @parent has
- * REQ_NOWAIT, the read is refused with -EAGAIN and no side effect when the
- * backing device does not support nowait or memory is short.
+ * after the data arrived (or fails with the read's error). With @nowait
+ * the read is refused with -EAGAIN and no side effect when the backing
+ * device does not support nowait or memory is short; once submitted, a
+ * BLK_STS_AGAIN from the backing device makes a worker issue it again,
+ * blocking, so @parent never fails with it.
  *
  * Context: @parent: any context zram's ->submit_bio runs in; never sleeps
- * with REQ_NOWAIT. No @parent: process context, sleeps; never for
- * REQ_NOWAIT bios.
+ * with @nowait. No @parent: process context, sleeps.
  * Return: 0 (with @parent: submitted), -EAGAIN, -ENOMEM, or the read's
  * -errno (without @parent).
  */
 int zram_wb_read(struct zram *zram, struct page *page, unsigned long block,
-		 int pin, struct bio *parent)
+		 int pin, struct bio *parent, bool nowait)
 	__releases(&zram->wb.read_srcu)
 {
 	int ret;
 
 	if (parent) {
-		ret = zram_wb_read_async(zram, page, block, pin, parent);
+		ret = zram_wb_read_async(zram, page, block, pin, parent,
+					 nowait);
 	} else {
 		ret = zram_wb_read_sync(zram, page, block);
 		zram_wb_read_unpin(zram, pin);
 	}
 	/*
 	 * bd_reads counts reads issued: a chained read once submitted,
-	 * whatever its outcome; a synchronous read only when it succeeded,
-	 * as its error cannot tell a read refused before reaching the device
-	 * from one the device failed. A REQ_NOWAIT zram bio that fails with
-	 * -EAGAIN after some of its chained reads were submitted is reissued
-	 * by its submitter, and those reads are then counted twice.
+	 * whatever its outcome (a retry after BLK_STS_AGAIN is the same
+	 * read); a synchronous read only when it succeeded, as its error
+	 * cannot tell a read refused before reaching the device from one the
+	 * device failed.
 	 */
 	if (!ret)
 		atomic64_inc(&zram->stats.bd_reads);
@@ -1719,7 +1788,15 @@ int zram_wb_module_init(void)
 {
 	zram_wb_commit_wq = alloc_workqueue("zram_wb_commit",
 					    WQ_UNBOUND | WQ_MEM_RECLAIM, 0);
-	return zram_wb_commit_wq ? 0 : -ENOMEM;
+	if (!zram_wb_commit_wq)
+		return -ENOMEM;
+	zram_wb_read_wq = alloc_workqueue("zram_wb_read",
+					  WQ_UNBOUND | WQ_MEM_RECLAIM, 0);
+	if (!zram_wb_read_wq) {
+		destroy_workqueue(zram_wb_commit_wq);
+		return -ENOMEM;
+	}
+	return 0;
 }
 
 /**
@@ -1731,6 +1808,7 @@ int zram_wb_module_init(void)
  */
 void zram_wb_module_exit(void)
 {
+	destroy_workqueue(zram_wb_read_wq);
 	destroy_workqueue(zram_wb_commit_wq);
 }
 

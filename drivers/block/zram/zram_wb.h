@@ -104,7 +104,7 @@ void zram_wb_reset(struct zram *zram);
 void zram_wb_free_block(struct zram *zram, unsigned long block);
 int zram_wb_read_pin(struct zram *zram);
 int zram_wb_read(struct zram *zram, struct page *page, unsigned long block,
-		 int pin, struct bio *parent);
+		 int pin, struct bio *parent, bool nowait);
 
 extern const struct attribute_group zram_wb_attr_group;
 
@@ -141,7 +141,7 @@ static inline int zram_wb_read_pin(struct zram *zram)
 
 static inline int zram_wb_read(struct zram *zram, struct page *page,
 			       unsigned long block, int pin,
-			       struct bio *parent)
+			       struct bio *parent, bool nowait)
 {
 	return -EIO;
 }
