@@ -1,0 +1,81 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# A REQ_NOWAIT write is all or nothing: pages 0-15 hold pattern A, page 8
+# is written back; then one 64 KiB pwritev2(RWF_NOWAIT) of pattern B from
+# a buffer that starts 512 (and 3584) bytes into a page. Every page is
+# then split over two bvecs, so each slot is written by read-modify-write,
+# and page 8's needs a backing device read, which cannot be done without
+# blocking. The write must succeed with all 16 pages B, or fail with EAGAIN
+# with all 16 pages still A; never a mix. Stock 6.12 refuses RWF_NOWAIT
+# (no BLK_FEAT_NOWAIT): the test skips.
+
+. "$(dirname "$0")/zram_lib.sh"
+
+zram_require_basic
+zram_require_cmd fio
+zram_require_nullb
+zram_add || ktap_skip_all "cannot hot_add a zram device"
+zram_require_writeback
+zram_nullb 16 irqmode=2 completion_nsec=20000 ||
+	ktap_skip_all "cannot create a null_blk with timer completions"
+echo "$NULLB" >"$ZRAM_SYS/backing_dev" || ktap_skip_all "cannot set backing_dev"
+zram_init 16M || ktap_skip_all "cannot set disksize"
+
+work=$(mktemp -d /tmp/zram-torn.XXXXXX) || ktap_skip_all "no /tmp"
+zram_defer rm -rf "$work"
+
+# pwrite PATTERN [FIO_OPTION...]: one 64 KiB O_DIRECT write at offset 0,
+# every byte from the 3-byte PATTERN (not same-filled); fio's error
+# number (0, 11 for EAGAIN, ...) is printed.
+pwrite() {
+	local pattern=$1
+
+	shift
+	(cd "$work" && fio --name=torn --filename="$ZRAM_DEV" \
+		--ioengine=pvsync2 --direct=1 --rw=write --bs=64k --size=64k \
+		--buffer_pattern="$pattern" --output-format=json \
+		--output="$work/fio.json" "$@" >/dev/null 2>&1)
+	zram_fio_json "$work/fio.json" job error
+}
+
+# page_patterns: for each of pages 0-15, A, B or "?" by its bytes.
+page_patterns() {
+	local p bytes
+
+	for p in $(seq 0 15); do
+		bytes=$(dd if="$ZRAM_DEV" bs=4096 skip="$p" count=1 iflag=direct \
+			2>/dev/null | od -An -tx1 -v | tr -s ' ' '\n' | sort -u |
+			tr -d '\n')
+		case $bytes in
+		a1a2a3) printf A ;;
+		b1b2b3) printf B ;;
+		*) printf '?' ;;
+		esac
+	done
+	echo
+}
+
+[ "$(pwrite 0xc1c2c3 --nowait=1)" = 0 ] ||
+	ktap_skip_all "RWF_NOWAIT refused: no BLK_FEAT_NOWAIT (stock 6.12)"
+
+ktap_plan 6
+for offset in 512 3584; do
+	[ "$(pwrite 0xa1a2a3)" = 0 ] || ktap_bail "cannot write pattern A"
+	echo page_index=8 >"$ZRAM_SYS/writeback" ||
+		ktap_bail "cannot write back page 8"
+	ktap_eq "buffer +$offset: setup, page 8 on the backing device" \
+		"$(bd_count)" 1
+	err=$(pwrite 0xb1b2b3 --nowait=1 --iomem_align="$offset")
+	got=$(page_patterns)
+	ktap_info "buffer +$offset: fio error $err, pages $got"
+	case $err:$got in
+	0:BBBBBBBBBBBBBBBB | 11:AAAAAAAAAAAAAAAA)
+		ktap_ok "buffer +$offset: the write is all or nothing" ;;
+	*)
+		ktap_not_ok "buffer +$offset: the write is all or nothing" ;;
+	esac
+	ktap_eq "buffer +$offset: the write succeeded (finished by a worker)" \
+		"$err" 0
+done
+ktap_finish
