@@ -2056,15 +2056,16 @@ static int zram_add(void)
 		ret = PTR_ERR(zram->disk);
 		goto out_remove_idr;
 	}
+	/* Before the attributes appear: backing_dev adds to the directory. */
+	zram_debugfs_register(zram);
 	ret = device_add_disk(NULL, zram->disk, zram_disk_groups);
 	if (ret)
-		goto out_put_disk;
-
-	zram_debugfs_register(zram);
+		goto out_unregister_debugfs;
 	pr_info("added device %s\n", zram->disk->disk_name);
 	return device_id;
 
-out_put_disk:
+out_unregister_debugfs:
+	zram_debugfs_unregister(zram);
 	put_disk(zram->disk);
 out_remove_idr:
 	idr_remove(&zram_index_idr, device_id);
@@ -2095,19 +2096,19 @@ static int zram_remove(struct zram *zram)
 		zram->claim = true;
 	}
 
-	zram_debugfs_unregister(zram);
-	if (!reset_running) {
+	if (!reset_running)
 		sync_blockdev(disk->part0);
-		zram_reset_device(zram);
-	}
-	pr_info("removed device %s\n", disk->disk_name);
-	/* Waits for sysfs users, so a running reset_store() finishes. */
-	del_gendisk(disk);
 	/*
-	 * A disksize_store() may have run between the reset above and
-	 * del_gendisk(); reset again so nothing it allocated leaks.
+	 * Remove the disk, and with it every sysfs attribute, before
+	 * anything a store can reach is torn down: del_gendisk() waits for
+	 * the stores running (a reset_store() owning the claim, a writeback,
+	 * a backing_dev store) and no new one can start. Only then are the
+	 * debugfs entries, the backing device and the slots freed.
 	 */
+	del_gendisk(disk);
+	zram_debugfs_unregister(zram);
 	zram_reset_device(zram);
+	pr_info("removed device %s\n", disk->disk_name);
 	put_disk(disk);
 	kfree(zram);
 	return 0;
