@@ -13,6 +13,7 @@
 #include <linux/bio.h>
 #include <linux/blkdev.h>
 #include <linux/cleanup.h>
+#include <linux/ctype.h>
 #include <linux/debugfs.h>
 #include <linux/highmem.h>
 #include <linux/idr.h>
@@ -21,6 +22,7 @@
 #include <linux/mutex.h>
 #include <linux/part_stat.h>
 #include <linux/seq_file.h>
+#include <linux/sizes.h>
 #include <linux/slab.h>
 #include <linux/string.h>
 #include <linux/sysfs.h>
@@ -1171,11 +1173,17 @@ static struct zram_table_entry *zram_table_alloc(unsigned long nr_slots)
 	struct zram_table_entry *table;
 	unsigned long index;
 
-	table = vzalloc(array_size(nr_slots, sizeof(*table)));
+	/* A size the machine cannot hold is the admin's error, not ours. */
+	table = __vmalloc(array_size(nr_slots, sizeof(*table)),
+			  GFP_KERNEL | __GFP_ZERO | __GFP_NOWARN);
 	if (!table)
 		return NULL;
-	for (index = 0; index < nr_slots; index++)
+	for (index = 0; index < nr_slots; index++) {
 		spin_lock_init(&table[index].lock);
+		/* Up to 4G entries: let others run now and then. */
+		if (!(index % SZ_64K))
+			cond_resched();
+	}
 	return table;
 }
 
@@ -1204,23 +1212,20 @@ static void zram_free_all_slots(struct zram *zram)
 /**
  * zram_init_device() - allocate the slots, pool and compressor
  * @zram: device, not initialized
- * @disksize: size in bytes, PAGE_SIZE aligned, not 0
+ * @nr_slots: device size in slots (PAGE_SIZE units), 1 to U32_MAX
  *
  * Context: process context, init_lock held for write; may sleep.
  * Return: 0, -ENOMEM, or the compressor's errno.
  */
-static int zram_init_device(struct zram *zram, u64 disksize)
+static int zram_init_device(struct zram *zram, u32 nr_slots)
 {
-	unsigned long nr_slots = disksize >> PAGE_SHIFT;
+	u64 disksize = (u64)nr_slots << PAGE_SHIFT;
 	struct zram_table_entry *table;
 	struct zs_pool *pool;
 	struct zcomp *comp;
 	int ret = -ENOMEM;
 
 	lockdep_assert_held_write(&zram->init_lock);
-	/* Slot indexes are u32; such a table could not be allocated. */
-	if (nr_slots > U32_MAX)
-		return -ENOMEM;
 	table = zram_table_alloc(nr_slots);
 	if (!table)
 		return -ENOMEM;
@@ -1303,28 +1308,86 @@ static ssize_t disksize_show(struct device *dev,
 	return sysfs_emit(buf, "%llu\n", zram->disksize);
 }
 
+/*
+ * Bytes to whole pages, rounded up, for any u64 (PAGE_ALIGN() would wrap
+ * near U64_MAX and turn a huge size into 0).
+ */
+static u64 zram_bytes_to_pages(u64 bytes)
+{
+	return (bytes >> PAGE_SHIFT) + !!(bytes & ~PAGE_MASK);
+}
+
+/**
+ * zram_parse_bytes() - parse a size in memparse() syntax, without wrapping
+ * @buf: a number (decimal, 0x hex or 0 octal) and an optional K, M, G, T,
+ *	P or E suffix; what follows is ignored, as memparse() does
+ * @bytes: out: the size in bytes
+ *
+ * memparse() silently wraps a number or a shifted suffix past U64_MAX
+ * ("17179869185G" would be 1 GiB); here both are refused.
+ *
+ * Context: any context.
+ * Return: 0, or -EINVAL for no number or a size beyond U64_MAX.
+ */
+static int zram_parse_bytes(const char *buf, u64 *bytes)
+{
+	static const char suffixes[] = "KMGTPE";
+	const char *sfx = NULL;
+	char digits[32];
+	size_t n = 0;
+	u64 val;
+
+	/* Where the number ends; kstrtoull() then checks its value. */
+	if (buf[0] == '0' && tolower(buf[1]) == 'x')
+		for (n = 2; isxdigit(buf[n]); n++)
+			;
+	else
+		while (isdigit(buf[n]))
+			n++;
+	if (!n || n >= sizeof(digits))
+		return -EINVAL;
+	memcpy(digits, buf, n);
+	digits[n] = '\0';
+	if (kstrtoull(digits, 0, &val))
+		return -EINVAL;
+	if (buf[n])
+		sfx = strchr(suffixes, toupper(buf[n]));
+	if (sfx) {
+		unsigned int shift = 10 * (sfx - suffixes + 1);
+
+		if (val > U64_MAX >> shift)
+			return -EINVAL;
+		val <<= shift;
+	}
+	*bytes = val;
+	return 0;
+}
+
 /**
  * disksize_store() - initialize the device with a size
  * @dev: disk device
  * @attr: attribute (unused)
- * @buf: size in bytes, memparse() syntax (K, M, G suffixes); rounded up to
- *	whole pages
+ * @buf: size in bytes, see zram_parse_bytes(); rounded up to whole pages
  * @len: length of @buf
  *
  * Context: process context; takes init_lock for write; may sleep.
- * Return: @len; -EINVAL for a size of 0 or no number, -EBUSY when already
- * initialized, -ENOMEM or the compressor's errno (nothing is kept).
+ * Return: @len; -EINVAL for a size of 0, no number, or more slots than a
+ * u32 slot index can address (16 TiB with 4 KiB pages); -EBUSY when
+ * already initialized; -ENOMEM or the compressor's errno (nothing is
+ * kept).
  */
 static ssize_t disksize_store(struct device *dev,
 			      struct device_attribute *attr,
 			      const char *buf, size_t len)
 {
 	struct zram *zram = dev_to_zram(dev);
-	u64 disksize;
+	u64 bytes, nr_slots;
 	int ret;
 
-	disksize = memparse(buf, NULL);
-	if (!disksize)
+	if (zram_parse_bytes(buf, &bytes))
+		return -EINVAL;
+	nr_slots = zram_bytes_to_pages(bytes);
+	if (!nr_slots || nr_slots > U32_MAX)
 		return -EINVAL;
 
 	guard(rwsem_write)(&zram->init_lock);
@@ -1332,7 +1395,7 @@ static ssize_t disksize_store(struct device *dev,
 		pr_info("cannot change disksize for initialized device\n");
 		return -EBUSY;
 	}
-	ret = zram_init_device(zram, PAGE_ALIGN(disksize));
+	ret = zram_init_device(zram, nr_slots);
 	return ret ? ret : len;
 }
 
@@ -1405,27 +1468,29 @@ static ssize_t reset_store(struct device *dev, struct device_attribute *attr,
  * mem_limit_store() - set the cap on the memory used by the pool
  * @dev: disk device
  * @attr: attribute (unused)
- * @buf: limit in bytes, memparse() syntax; rounded up to whole pages;
- *	0 removes the cap
+ * @buf: limit in bytes, see zram_parse_bytes(); rounded up to whole
+ *	pages, at most ULONG_MAX bytes; 0 removes the cap
  * @len: length of @buf
  *
  * Context: process context; takes init_lock for write; may sleep.
- * Return: @len, or -EINVAL when @buf holds no number.
+ * Return: @len, or -EINVAL when @buf holds no number or one beyond
+ * U64_MAX.
  */
 static ssize_t mem_limit_store(struct device *dev,
 			       struct device_attribute *attr,
 			       const char *buf, size_t len)
 {
 	struct zram *zram = dev_to_zram(dev);
-	char *end;
 	u64 limit;
 
-	limit = memparse(buf, &end);
-	if (end == buf)
+	if (zram_parse_bytes(buf, &limit))
 		return -EINVAL;
 
 	guard(rwsem_write)(&zram->init_lock);
-	WRITE_ONCE(zram->limit_pages, PAGE_ALIGN(limit) >> PAGE_SHIFT);
+	/* Clamped so that mm_stat's byte count of it cannot wrap either. */
+	WRITE_ONCE(zram->limit_pages,
+		   min_t(u64, zram_bytes_to_pages(limit),
+			 ULONG_MAX >> PAGE_SHIFT));
 	return len;
 }
 
@@ -1495,13 +1560,16 @@ static void zram_mark_idle(struct zram *zram, ktime_t cutoff)
 /**
  * zram_parse_idle() - parse the idle attribute
  * @buf: "all", or an age in seconds (only with access time tracking)
- * @cutoff: out: 0 for "all", else the boottime @buf seconds ago
+ * @cutoff: out: 0 for "all", else the boottime @buf seconds ago; an age
+ *	at or beyond the uptime gives 1 ns after boot, before every access
+ *	time, so no slot is idle for that long
  *
  * Context: any context.
  * Return: 0, or -EINVAL for anything else.
  */
 static int zram_parse_idle(const char *buf, ktime_t *cutoff)
 {
+	u64 now = ktime_get_boottime_ns();
 	u64 age_sec;
 
 	*cutoff = 0;
@@ -1510,8 +1578,11 @@ static int zram_parse_idle(const char *buf, ktime_t *cutoff)
 	if (!IS_ENABLED(CONFIG_ZRAM_TRACK_ENTRY_ACTIME) ||
 	    kstrtoull(buf, 0, &age_sec))
 		return -EINVAL;
-	*cutoff = ktime_sub(ktime_get_boottime(),
-			    ns_to_ktime(age_sec * NSEC_PER_SEC));
+	/* Compare in seconds first: age_sec * NSEC_PER_SEC may wrap. */
+	if (age_sec >= div_u64(now, NSEC_PER_SEC))
+		*cutoff = 1;
+	else
+		*cutoff = ns_to_ktime(now - age_sec * NSEC_PER_SEC);
 	return 0;
 }
 
