@@ -1741,9 +1741,9 @@ static int zram_parse_algo_params(char *args, struct zram_algo_params *p)
  * (a reset to defaults) succeeds and changes nothing.
  *
  * Context: process context; takes init_lock for read; may sleep.
- * Return: @len; -ENOMEM; the parser's errno; -EINVAL for a priority
- * other than 0 or an algo= other than the selected one; -EOPNOTSUPP for
- * dict=.
+ * Return: @len; -ENOMEM; the parser's errno; -EBUSY once initialized (as
+ * newer upstream); -EINVAL for a priority other than 0 or an algo= other
+ * than the selected one; -EOPNOTSUPP for dict=.
  */
 static ssize_t algorithm_params_store(struct device *dev,
 				      struct device_attribute *attr,
@@ -1761,6 +1761,9 @@ static ssize_t algorithm_params_store(struct device *dev,
 		return ret;
 
 	guard(rwsem_read)(&zram->init_lock);
+	/* Parameters take effect at init: refused once initialized. */
+	if (zram_init_done(zram))
+		return -EBUSY;
 	/* algo= selects the priority of that algorithm: only ours, 0. */
 	if (p.algo) {
 		if (strcmp(p.algo, zram->comp_name))
