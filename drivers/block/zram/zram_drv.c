@@ -1260,11 +1260,15 @@ out_free_table:
  *
  * Frees all slots, the pool, the table and the compressor, releases the
  * backing device, restores the default algorithm and zeroes all stats.
+ * Waits for a running writeback first, without holding init_lock, so the
+ * statistics stay readable meanwhile.
  *
- * Context: process context; may sleep. Takes init_lock for write.
+ * Context: process context; may sleep. Takes zram_wb.lock, then init_lock
+ * for write.
  */
 static void zram_reset_device(struct zram *zram)
 {
+	guard(zram_wb)(&zram->wb);
 	guard(rwsem_write)(&zram->init_lock);
 
 	zram->limit_pages = 0;

@@ -916,28 +916,42 @@ static struct zram_wb_ctl *zram_wb_ctl_alloc(struct zram *zram)
 	return ctl;
 }
 
+/* True when writeback_limit is enforced and not even one page is left. */
+static bool zram_wb_limit_exhausted(struct zram_wb *wb)
+{
+	bool exhausted;
+
+	spin_lock(&wb->limit_lock);
+	exhausted = wb->limit_enable && wb->limit < ZRAM_WB_UNITS_PER_PAGE;
+	spin_unlock(&wb->limit_lock);
+	return exhausted;
+}
+
 /**
  * zram_wb_run - run a writeback
  * @zram: initialized device with a backing device
  * @ops: parsed parameters, run in order
  * @nr_ops: number of @ops
  *
- * Waits for a writeback already running, and for all its own bios, also
- * before each range but the first (see top of file). First makes the
- * blocks freed since the last writeback reusable.
+ * Waits for all its own bios, also before each range but the first (see
+ * top of file). First makes the blocks freed since the last writeback
+ * reusable.
  *
- * Context: process context, init_lock held for read; sleeps.
- * Return: 0; -EIO when writeback_limit stopped it with slots left or a
- * bio failed (the other slots were still written); -ENOSPC when the
- * backing device is full; -ENOMEM.
+ * Context: process context, zram_wb.lock held (the device stays
+ * initialized); sleeps.
+ * Return: 0; -EIO when writeback_limit is enforced and exhausted (also
+ * before any slot is looked at, as upstream), or stopped it with slots
+ * left, or a bio failed (the other slots were still written); -ENOSPC
+ * when the backing device is full; -ENOMEM.
  */
 static int zram_wb_run(struct zram *zram, const struct zram_wb_op *ops,
 		       int nr_ops)
 {
 	int i;
 
-	lockdep_assert_held_read(&zram->init_lock);
-	guard(mutex)(&zram->wb.lock);
+	lockdep_assert_held(&zram->wb.lock);
+	if (zram_wb_limit_exhausted(&zram->wb))
+		return -EIO;
 	struct zram_wb_ctl *ctl __free(zram_wb_ctl) = zram_wb_ctl_alloc(zram);
 
 	if (!ctl)
@@ -1114,23 +1128,56 @@ static int zram_wb_parse(const char *buf, unsigned long nr_pages,
 /* sysfs                                                               */
 /* ------------------------------------------------------------------ */
 
+/**
+ * zram_wb_prepare - check the device and parse a writeback request
+ * @zram: device
+ * @buf: what was written to the writeback attribute
+ * @opsp: out, the parsed slot ranges, see zram_wb_parse()
+ *
+ * Context: process context, zram_wb.lock held; takes init_lock for read.
+ * Return: number of ranges; -EINVAL (not initialized, bad syntax),
+ * -ERANGE, -ENOMEM, or -ENODEV (no backing device).
+ */
+static int zram_wb_prepare(struct zram *zram, const char *buf,
+			   struct zram_wb_op **opsp)
+{
+	int ret;
+
+	lockdep_assert_held(&zram->wb.lock);
+	guard(rwsem_read)(&zram->init_lock);
+	if (!zram_init_done(zram))
+		return -EINVAL;
+	/* Bad syntax is reported before a missing backing device. */
+	ret = zram_wb_parse(buf, zram->disksize >> PAGE_SHIFT, opsp);
+	if (ret > 0 && !zram->wb.bdev_file) {
+		kfree(*opsp);
+		*opsp = NULL;
+		return -ENODEV;
+	}
+	return ret;
+}
+
+/*
+ * The writeback attribute. A writeback holds zram_wb.lock, not init_lock,
+ * while it runs: a second one waits for it (killable), and reset takes
+ * zram_wb.lock before init_lock, so it waits for the writeback without
+ * making readers of the statistics wait behind it.
+ */
 static ssize_t writeback_store(struct device *dev,
 			       struct device_attribute *attr,
 			       const char *buf, size_t len)
 {
 	struct zram *zram = dev_to_zram(dev);
-	struct zram_wb_op *ops __free(kfree) = NULL;
-	int nr_ops, ret;
+	struct zram_wb_op *ops = NULL;
+	int ret;
 
-	guard(rwsem_read)(&zram->init_lock);
-	if (!zram_init_done(zram))
-		return -EINVAL;
-	nr_ops = zram_wb_parse(buf, zram->disksize >> PAGE_SHIFT, &ops);
-	if (nr_ops < 0)
-		return nr_ops;
-	if (!zram->wb.bdev_file)
-		return -ENODEV;
-	ret = zram_wb_run(zram, ops, nr_ops);
+	if (mutex_lock_killable(&zram->wb.lock))
+		return -EINTR;
+	ret = zram_wb_prepare(zram, buf, &ops);
+	if (ret > 0)
+		ret = zram_wb_run(zram, ops, ret);
+	mutex_unlock(&zram->wb.lock);
+	kfree(ops);
 	return ret ? ret : len;
 }
 

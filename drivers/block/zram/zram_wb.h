@@ -9,6 +9,7 @@
 #define _ZRAM_WB_H_
 
 #include <linux/bio.h>
+#include <linux/cleanup.h>
 #include <linux/errno.h>
 #include <linux/mutex.h>
 #include <linux/spinlock.h>
@@ -28,16 +29,19 @@ struct zram;
 
 /**
  * struct zram_wb - backing device and writeback state of one zram device
- * @lock: writeback mutex; one writeback runs at a time, a second one waits.
- *	Taken with init_lock held for read. Protects @cursor.
+ * @lock: writeback mutex; one writeback runs at a time, a second one waits
+ *	(killable). Held for the whole writeback, which does not hold
+ *	init_lock; reset takes it before init_lock (lock order: @lock, then
+ *	init_lock), so while it is held an initialized device stays
+ *	initialized. Protects @cursor.
  * @bdev_file: the backing device, opened exclusively with the zram device
  *	as holder; NULL when none. @bdev_file, @bdev, @bdev_path, @bitmap and
  *	@nr_blocks are set only while the device is not initialized, and
  *	cleared only by reset, both with init_lock held for write; readers
- *	hold init_lock for read, or a slot lock of a ZRAM_WB slot (which pins
- *	them, as reset frees every slot first), or are a writeback's commit
- *	work, which the writeback (holding init_lock for read) flushes before
- *	it returns.
+ *	hold init_lock for read, or @lock on an initialized device, or a slot
+ *	lock of a ZRAM_WB slot (which pins them, as reset frees every slot
+ *	first), or are a writeback's commit work, which the writeback
+ *	flushes before it returns.
  * @bdev: block device of @bdev_file
  * @bdev_path: path written to backing_dev, shown by it
  * @bitmap: one bit per 4 KiB block of the backing device, set while the
@@ -97,6 +101,10 @@ struct zram_wb {
 	u32 max_bio_pages;
 };
 
+/* Waits for a running writeback and keeps new ones out (reset). */
+DEFINE_GUARD(zram_wb, struct zram_wb *, mutex_lock(&_T->lock),
+	     mutex_unlock(&_T->lock))
+
 int zram_wb_module_init(void);
 void zram_wb_module_exit(void);
 void zram_wb_init(struct zram *zram);
@@ -112,6 +120,8 @@ extern const struct attribute_group zram_wb_attr_group;
 
 struct zram_wb {
 };
+
+DEFINE_GUARD(zram_wb, struct zram_wb *, (void)_T, (void)_T)
 
 static inline int zram_wb_module_init(void)
 {

@@ -1,0 +1,31 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# writeback_limit enforced with no budget left: a writeback fails with EIO
+# whether or not any slot is eligible, as 6.12 does (it checks the budget
+# before it looks at a slot), and writes nothing.
+
+. "$(dirname "$0")/zram_lib.sh"
+
+zram_require_basic
+zram_require_nullb
+zram_add || ktap_skip_all "cannot hot_add a zram device"
+zram_require_writeback
+zram_nullb 16 || ktap_skip_all "cannot create null_blk"
+echo "$NULLB" >"$ZRAM_SYS/backing_dev"
+zram_init 16M || ktap_skip_all "cannot set disksize"
+zram_fill_pages "$ZRAM_DEV" 0 16 text
+echo 1 >"$ZRAM_SYS/writeback_limit_enable"
+echo 0 >"$ZRAM_SYS/writeback_limit"
+
+ktap_plan 4
+# nothing is idle and slot 100 is empty: no slot is eligible
+ktap_check "no budget, nothing idle: idle writeback -> EIO" \
+	expect_errno EIO "$ZRAM_SYS/writeback" idle
+ktap_check "no budget, empty slot: page_index=100 -> EIO" \
+	expect_errno EIO "$ZRAM_SYS/writeback" page_index=100
+echo all >"$ZRAM_SYS/idle"
+ktap_check "no budget, 16 idle slots: idle writeback -> EIO" \
+	expect_errno EIO "$ZRAM_SYS/writeback" idle
+ktap_eq "nothing was written" "$(bd_writes)" 0
+ktap_finish
