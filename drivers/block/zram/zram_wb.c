@@ -64,6 +64,12 @@
 /* Most pages (and backing device blocks) one writeback bio carries. */
 #define ZRAM_WB_MAX_BIO_PAGES	32
 #define ZRAM_WB_DEF_BATCH_SIZE	32
+/*
+ * Most pages one writeback keeps in flight (16 MiB with 4 KiB pages),
+ * whatever writeback_batch_size asks for: each bio in flight holds
+ * ZRAM_WB_MAX_BIO_PAGES data pages of its own.
+ */
+#define ZRAM_WB_MAX_INFLIGHT_PAGES	4096
 /* Most slots selected, and most slots walked, before writing them. */
 #define ZRAM_WB_SELECT_CHUNK	1024
 #define ZRAM_WB_SCAN_CHUNK	(16 * ZRAM_WB_SELECT_CHUNK)
@@ -877,18 +883,31 @@ static void zram_wb_ctl_free(struct zram_wb_ctl *ctl)
 DEFINE_FREE(zram_wb_ctl, struct zram_wb_ctl *, zram_wb_ctl_free(_T))
 
 /*
- * Pages per bio: the debugfs knob, within 1..ZRAM_WB_MAX_BIO_PAGES and the
- * backing queue's max_sectors, so the block layer never has to split.
+ * Pages per bio: the debugfs knob, within 1..ZRAM_WB_MAX_BIO_PAGES, the
+ * backing queue's max_sectors and its max_segments (one page, one
+ * segment, if nothing merges), so the block layer never has to split.
  */
 static unsigned int zram_wb_max_bio_pages(struct zram_wb *wb)
 {
-	unsigned int max_hw, pages;
+	struct request_queue *q = bdev_get_queue(wb->bdev);
+	unsigned int pages;
 
-	max_hw = queue_max_sectors(bdev_get_queue(wb->bdev)) >>
-		 (PAGE_SHIFT - SECTOR_SHIFT);
-	pages = min3(READ_ONCE(wb->max_bio_pages), max_hw,
-		     ZRAM_WB_MAX_BIO_PAGES);
+	pages = min3(READ_ONCE(wb->max_bio_pages),
+		     queue_max_sectors(q) >> (PAGE_SHIFT - SECTOR_SHIFT),
+		     queue_max_segments(q));
+	pages = min_t(unsigned int, pages, ZRAM_WB_MAX_BIO_PAGES);
 	return max(pages, 1U);
+}
+
+/*
+ * Bios in flight: writeback_batch_size, bounded so that the pages held
+ * stay within ZRAM_WB_MAX_INFLIGHT_PAGES.
+ */
+static unsigned int zram_wb_batch_size(struct zram_wb *wb,
+				       unsigned int max_bio_pages)
+{
+	return clamp(READ_ONCE(wb->batch_size), 1U,
+		     ZRAM_WB_MAX_INFLIGHT_PAGES / max_bio_pages);
 }
 
 static struct zram_wb_ctl *zram_wb_ctl_alloc(struct zram *zram)
@@ -906,8 +925,8 @@ static struct zram_wb_ctl *zram_wb_ctl_alloc(struct zram *zram)
 		return NULL;
 	}
 	ctl->zram = zram;
-	ctl->batch_size = READ_ONCE(wb->batch_size);
 	ctl->max_bio_pages = zram_wb_max_bio_pages(wb);
+	ctl->batch_size = zram_wb_batch_size(wb, ctl->max_bio_pages);
 	INIT_LIST_HEAD(&ctl->free);
 	INIT_LIST_HEAD(&ctl->done);
 	spin_lock_init(&ctl->lock);
