@@ -178,7 +178,7 @@ void zram_slot_accessed(struct zram *zram, u32 index)
  * zsmalloc object and its compr_data_size bytes. Flags, handle and
  * pages_stored are left to zram_slot_free().
  *
- * Context: slot lock held; any context; never sleeps.
+ * Context: slot lock held (task context); never sleeps.
  */
 static void zram_slot_free_stored(struct zram *zram, u32 index)
 {
@@ -207,7 +207,7 @@ static void zram_slot_free_stored(struct zram *zram, u32 index)
  * pending writeback selection, ZRAM_PP_SLOT), access time 0. An empty slot
  * is left alone.
  *
- * Context: slot lock held; any context; never sleeps.
+ * Context: slot lock held (task context); never sleeps.
  */
 void zram_slot_free(struct zram *zram, u32 index)
 {
@@ -454,15 +454,48 @@ out_put_stream:
 }
 
 /**
+ * zram_obj_compress_into() - compress into an allocated object if it fits
+ * @zram: device
+ * @page: data, PAGE_SIZE bytes
+ * @handle: zsmalloc object of @alloc_size bytes
+ * @alloc_size: its size in bytes
+ * @obj: out: size (also when it did not fit), and @handle when it did
+ *
+ * Context: task context; never sleeps.
+ * Return: 0 (filled), -E2BIG (the data compressed larger than
+ * @alloc_size; nothing filled) or -EIO.
+ */
+static int zram_obj_compress_into(struct zram *zram, struct page *page,
+				  unsigned long handle, unsigned int alloc_size,
+				  struct zram_obj *obj)
+{
+	struct zcomp_strm *zstrm;
+	int ret;
+
+	zstrm = zcomp_stream_get(zram->comp);
+	ret = zram_compress(zram, zstrm, page, &obj->size);
+	if (!ret && obj->size > alloc_size)
+		ret = -E2BIG;
+	if (!ret) {
+		obj->handle = handle;
+		zram_obj_fill(zram, zstrm, page, obj);
+	}
+	zcomp_stream_put(zram->comp);
+	return ret;
+}
+
+/**
  * zram_obj_compress_blocking() - allocate the object first, then compress
  * @zram: device
- * @page: data, PAGE_SIZE bytes; stable while we run (stable writes)
+ * @page: data, PAGE_SIZE bytes
  * @obj: in: size in bytes the atomic attempt wanted; out: handle and size
  *
  * The object is allocated with a sleeping gfp, without a stream held, and
  * the page compressed again: the stream buffer may have been reused
- * meanwhile. The same input gives the same output, so the size cannot
- * grow.
+ * meanwhile. Race tolerated: a page under O_DIRECT may change meanwhile
+ * (stable writes only cover the page cache) and compress larger; then
+ * the object is allocated again at the new size, and at the second miss
+ * at PAGE_SIZE, which any compressed size fits.
  *
  * Context: task context, not for REQ_NOWAIT; may sleep.
  * Return: 0, -ENOMEM, or -EIO.
@@ -471,29 +504,20 @@ static int zram_obj_compress_blocking(struct zram *zram, struct page *page,
 				      struct zram_obj *obj)
 {
 	unsigned int alloc_size = obj->size;
-	struct zcomp_strm *zstrm;
 	unsigned long handle;
+	int tries = 0;
 	int ret;
 
-	handle = zram_obj_alloc_blocking(zram, alloc_size);
-	if (IS_ERR_VALUE(handle))
-		return -ENOMEM;
-	zstrm = zcomp_stream_get(zram->comp);
-	ret = zram_compress(zram, zstrm, page, &obj->size);
-	if (ret)
-		goto out_put_stream;
-	if (WARN_ON_ONCE(obj->size > alloc_size)) {
-		ret = -EIO;
-		goto out_put_stream;
-	}
-	obj->handle = handle;
-	zram_obj_fill(zram, zstrm, page, obj);
-	zcomp_stream_put(zram->comp);
-	return 0;
-
-out_put_stream:
-	zcomp_stream_put(zram->comp);
-	zs_free(zram->mem_pool, handle);
+	do {
+		handle = zram_obj_alloc_blocking(zram, alloc_size);
+		if (IS_ERR_VALUE(handle))
+			return -ENOMEM;
+		ret = zram_obj_compress_into(zram, page, handle, alloc_size,
+					     obj);
+		if (ret)
+			zs_free(zram->mem_pool, handle);
+		alloc_size = ++tries > 1 ? PAGE_SIZE : obj->size;
+	} while (ret == -E2BIG);
 	return ret;
 }
 

@@ -1833,7 +1833,7 @@ int zram_wb_read(struct zram *zram, struct page *page, unsigned long block,
  * writeback (zram_wb_harvest()).
  *
  * Context: slot lock of the ZRAM_WB slot held (which keeps the bitmaps
- * alive); any context, even hard interrupt; never sleeps.
+ * alive); like the slot lock, never in interrupt context; never sleeps.
  */
 void zram_wb_free_block(struct zram *zram, unsigned long block)
 {

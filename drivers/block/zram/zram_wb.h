@@ -50,8 +50,8 @@ struct zram;
  *	its bit stays set. Bits change only by atomic bitops, see
  *	zram_extent.c. One allocation holds @bitmap, @free_pending and
  *	@free_staged.
- * @free_pending: blocks freed by zram_wb_free_block() (any context) that a
- *	reader may still be reading; set_bit() by the freer, moved to
+ * @free_pending: blocks freed by zram_wb_free_block() (under the slot lock)
+ *	that a reader may still be reading; set_bit() by the freer, moved to
  *	@free_staged by the writeback that holds @lock
  * @free_staged: blocks taken from @free_pending by the writeback holding
  *	@lock, released once @read_srcu had a grace period (under @lock)
