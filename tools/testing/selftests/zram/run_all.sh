@@ -55,22 +55,26 @@ load_driver() {
 # (KTAP "# TODO"), not counted as failed; a pass is a plain pass, since
 # some of these check races that a run may not hit.
 declare -A stock_xfail=(
-	[zram_wb_06.sh]="stock bug: a read racing the reuse of its freed block returns another slot's data"
-	[zram_attr_03.sh]="stock bug: disksize 2^64-1 wraps to 0 (vmalloc WARNING), mem_limit 2^64-1 wraps to unlimited"
+	[zram_wb_06.sh]="stock bug: a read racing its block's reuse returns another slot's data"
+	[zram_attr_03.sh]="stock bug: disksize 2^64-1 wraps to 0 (WARNING), mem_limit to unlimited"
 	[zram_attr_04.sh]="6.12 accepts algorithm_params after init (newer upstream: EBUSY)"
 	[zram_idle_02.sh]="stock bug: an idle age past 2^64 ns wraps and marks every slot idle"
 	[zram_wb_07.sh]="6.12: stats readers wait behind a reset queued behind a writeback"
 )
 
+# kernel log lines that fail the test that adds them
+warn_re='WARNING:|BUG:|Oops|general protection|list_(add|del) corruption'
+
 # kernel warnings so far, to blame the test that adds one
 kernel_warnings() {
-	dmesg 2>/dev/null | grep -c -E 'WARNING:|BUG:|Oops|general protection|list_(add|del) corruption'
+	dmesg 2>/dev/null | grep -c -E "$warn_re"
 }
 
 if [ $# -gt 0 ]; then
 	tests=("$@")
 else
-	mapfile -t tests < <(sed -n 's/^[[:space:]]*\(zram_[a-z]*_[0-9]*\.sh\).*/\1/p' "$here/Makefile")
+	mapfile -t tests < <(sed -n 's/^[[:space:]]*\(zram_[a-z]*_[0-9]*\.sh\).*/\1/p' \
+		"$here/Makefile")
 fi
 
 echo "TAP version 13"
@@ -103,7 +107,7 @@ for t in "${tests[@]}"; do
 	secs=$(($(date +%s) - start))
 	if [ "$(kernel_warnings)" -gt "$warn0" ]; then
 		say "$t: new kernel warnings:"
-		dmesg | grep -E -A5 'WARNING:|BUG:|Oops|general protection|list_(add|del) corruption' |
+		dmesg | grep -E -A5 "$warn_re" |
 			tail -30 | sed 's/^/# /'
 		[ "$rc" = 0 ] || [ "$rc" = 4 ] && rc=1
 	fi

@@ -178,7 +178,7 @@ zram_require_nullb() {
 	modprobe configfs >/dev/null 2>&1
 	if [ ! -d /sys/kernel/config/nullb ]; then
 		grep -q ' /sys/kernel/config ' /proc/mounts ||
-			mount -t configfs configfs /sys/kernel/config >/dev/null 2>&1
+			mount -t configfs none /sys/kernel/config >/dev/null 2>&1
 		modprobe null_blk nr_devices=0 >/dev/null 2>&1
 	fi
 	[ -d "$NULLB_CONFIGFS" ] || ktap_skip_all "null_blk with configfs not available"
@@ -464,7 +464,8 @@ zram_text_file() {
 		awk -v n="$1" 'BEGIN {
 			for (p = 0; p < n; p++)
 				for (l = 0; l < 64; l++)
-					printf "zram page %08d line %02d %s\n", p, l, "xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx"
+					printf "zram page %08d line %02d %s\n", p, l,
+					       "xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx"
 		}' >"$f" || return 1
 	fi
 	TEXT_FILE=$f

@@ -72,7 +72,8 @@ for attempt in 1 2 3; do
 	clat_mean=$(zram_fio_json "$json" read clat_mean)
 	clat_mean=${clat_mean%.*}
 	ktap_info "attempt $attempt: raw null_blk slat p99 ${raw_p99:-?} ns (bound $bound);" \
-		"zram slat p99 ${slat_p99:-?} ns (max ${slat_max:-?}), clat mean ${clat_mean:-?} ns," \
+		"zram slat p99 ${slat_p99:-?} ns (max ${slat_max:-?})," \
+		"clat mean ${clat_mean:-?} ns," \
 		"backing reads $(($(bd_reads) - reads_before))"
 	[ "$fio_rc" = 0 ] && [ "${slat_p99:-999999999}" -lt "$bound" ] && break
 done

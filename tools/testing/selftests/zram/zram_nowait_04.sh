@@ -12,7 +12,8 @@ zram_require_basic
 zram_add || ktap_skip_all "cannot hot_add a zram device"
 attr=$ZRAM_SYS/queue/nowait
 [ -e "$attr" ] ||
-	ktap_skip_all "no queue/nowait attribute in this kernel ($(uname -r)); see zram_nowait_02.sh"
+	ktap_skip_all "no queue/nowait attribute in this kernel ($(uname -r));" \
+		"see zram_nowait_02.sh"
 
 ktap_plan 1
 want=1

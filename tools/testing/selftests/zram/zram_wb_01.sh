@@ -76,7 +76,8 @@ if [ "$has_ranges" = 1 ]; then
 	ktap_check "page_indexes=101-104 returns its full length" \
 		zram_write_full "$wb" page_indexes=101-104
 	ktap_eq "page_indexes=101-104 wrote back 4 slots (inclusive)" "$(bd_count)" 68
-	ktap_check "page_indexes=5-2 (start > end) -> ERANGE" expect_errno ERANGE "$wb" page_indexes=5-2
+	ktap_check "page_indexes=5-2 (start > end) -> ERANGE" \
+		expect_errno ERANGE "$wb" page_indexes=5-2
 	ktap_check "page_indexes=0-$nr_pages -> ERANGE" \
 		expect_errno ERANGE "$wb" "page_indexes=0-$nr_pages"
 	ktap_check "page_indexes=7 -> EINVAL" expect_errno EINVAL "$wb" page_indexes=7

@@ -47,16 +47,19 @@ one_limit() {
 	echo "$l" >"$ZRAM_SYS/writeback_limit"
 	r=$(zram_write "$ZRAM_SYS/writeback" idle)
 	[ "$r" = OK ] || [ "$r" = EIO ] || { echo "# first writeback: $r"; return 1; }
-	[ "$(bd_writes)" = $((w0 + l)) ] || { echo "# wrote $(($(bd_writes) - w0)), limit $l"; return 1; }
+	[ "$(bd_writes)" = $((w0 + l)) ] ||
+		{ echo "# wrote $(($(bd_writes) - w0)), limit $l"; return 1; }
 	[ "$(cat "$ZRAM_SYS/writeback_limit")" = 0 ] || { echo "# limit not 0"; return 1; }
 	expect_errno EIO "$ZRAM_SYS/writeback" idle || return 1
 	[ "$(bd_writes)" = $((w0 + l)) ] || { echo "# wrote past the limit"; return 1; }
 	echo 2 >"$ZRAM_SYS/writeback_limit"
 	r=$(zram_write "$ZRAM_SYS/writeback" idle)
-	[ "$(bd_writes)" = $((w0 + l + 2)) ] || { echo "# raised limit: $r, wrote $(($(bd_writes) - w0))"; return 1; }
+	[ "$(bd_writes)" = $((w0 + l + 2)) ] ||
+		{ echo "# raised limit: $r, wrote $(($(bd_writes) - w0))"; return 1; }
 	echo 0 >"$ZRAM_SYS/writeback_limit_enable"
 	expect_errno OK "$ZRAM_SYS/writeback" idle || return 1
-	[ "$(bd_count)" = "$pages" ] || { echo "# disabled: count $(bd_count), want $pages"; return 1; }
+	[ "$(bd_count)" = "$pages" ] ||
+		{ echo "# disabled: count $(bd_count), want $pages"; return 1; }
 }
 
 for b in "${batches[@]}"; do
