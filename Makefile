@@ -4,6 +4,7 @@
 #   make run    - the main job: idle writeback of real data, checksums verified
 #   make check  - host checks, unit tests, and the kselftests in a VM
 #   make bench  - stock zram.ko vs ours in one VM boot
+#   make series - the kernel patch series, in build/series/
 # Variables: ZRAM=ours|stock (driver for "make run").
 
 SHELL := /bin/bash
@@ -14,7 +15,7 @@ SELFTESTS := tools/testing/selftests/zram
 UNIT := tools/testing/zram-unit
 
 .PHONY: all deps kernel module sparse checkpatch shellcheck unit \
-	check check-host check-vm run bench clean
+	check check-host check-vm run bench series-deps series clean
 
 all: module
 
@@ -51,6 +52,12 @@ run: module
 
 bench: module
 	tools/bench/run.sh
+
+series-deps:
+	tools/series/deps.sh
+
+series: kernel series-deps
+	tools/series/series.sh
 
 clean:
 	git clean -fdX drivers tools
