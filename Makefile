@@ -5,6 +5,7 @@
 #   make check  - host checks, unit tests, and the kselftests in a VM
 #   make bench  - stock zram.ko vs ours in one VM boot
 #   make series - the kernel patch series, in build/series/
+#   make series-check - apply it to linux-source-6.12 and prove every patch
 # Variables: ZRAM=ours|stock (driver for "make run").
 
 SHELL := /bin/bash
@@ -15,7 +16,8 @@ SELFTESTS := tools/testing/selftests/zram
 UNIT := tools/testing/zram-unit
 
 .PHONY: all deps kernel module sparse checkpatch shellcheck unit \
-	check check-host check-vm run bench series-deps series clean
+	check check-host check-vm run bench series-deps series series-check \
+	clean
 
 all: module
 
@@ -58,6 +60,9 @@ series-deps:
 
 series: kernel series-deps
 	tools/series/series.sh
+
+series-check: series
+	tools/series/check.sh
 
 clean:
 	git clean -fdX drivers tools
