@@ -2,7 +2,8 @@
 #
 # Top-level entry points of the zram rework:
 #   make run    - the main job: idle writeback of real data, checksums verified
-#   make check  - host checks, unit tests, and the kselftests in a VM
+#   make check  - host checks, unit tests, the series check, and the
+#                 kselftests in a VM
 #   make bench  - stock zram.ko vs ours in one VM boot
 #   make series - the kernel patch series, in build/series/
 #   make series-check - apply it to linux-source-6.12 and prove every patch
@@ -42,7 +43,7 @@ shellcheck: deps
 unit:
 	$(MAKE) -C $(UNIT) check
 
-check-host: module sparse checkpatch shellcheck unit
+check-host: module sparse checkpatch shellcheck unit series-check
 
 check-vm: module
 	$(SELFTESTS)/vm-check.sh
