@@ -53,8 +53,9 @@
 #include <linux/wait.h>
 #include <linux/workqueue.h>
 
-#include "zram_drv.h"
 #include "zram_extent.h"
+#include "zram_obj.h"
+#include "zram_slot.h"
 
 /* Writeback mode: which stored slots qualify. 0 qualifies any of them. */
 #define ZRAM_WB_IDLE		BIT(0)	/* ZRAM_IDLE set */

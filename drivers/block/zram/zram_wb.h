@@ -158,11 +158,12 @@ static inline int zram_wb_read(struct zram *zram, struct page *page,
 	return -EIO;
 }
 
-static struct attribute *zram_wb_attrs_none[] = {
+/* Every file includes this; only zram_sysfs.c adds the (empty) group. */
+static struct attribute *zram_wb_attrs_none[] __maybe_unused = {
 	NULL,
 };
 
-static const struct attribute_group zram_wb_attr_group = {
+static const struct attribute_group zram_wb_attr_group __maybe_unused = {
 	.attrs = zram_wb_attrs_none,
 };
 

@@ -1,11 +1,11 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 /*
- * zram: compressed RAM block device, definitions shared by the driver core
- * (zram_drv.c) and the writeback code (zram_wb.c).
+ * zram: compressed RAM block device. The device, its slots and their
+ * states, shared by every file of the driver.
  */
 
-#ifndef _ZRAM_DRV_H_
-#define _ZRAM_DRV_H_
+#ifndef _ZRAM_H_
+#define _ZRAM_H_
 
 #include <linux/atomic.h>
 #include <linux/blkdev.h>
@@ -160,65 +160,6 @@ struct zram {
 	struct zram_wb wb;
 };
 
-static inline bool zram_test_flag(struct zram *zram, u32 index,
-				  enum zram_pageflags flag)
-{
-	lockdep_assert_held(&zram->table[index].lock);
-	return zram->table[index].flags & BIT(flag);
-}
-
-static inline void zram_set_flag(struct zram *zram, u32 index,
-				 enum zram_pageflags flag)
-{
-	lockdep_assert_held(&zram->table[index].lock);
-	zram->table[index].flags |= BIT(flag);
-}
-
-static inline void zram_clear_flag(struct zram *zram, u32 index,
-				   enum zram_pageflags flag)
-{
-	lockdep_assert_held(&zram->table[index].lock);
-	zram->table[index].flags &= ~BIT(flag);
-}
-
-static inline unsigned long zram_get_handle(struct zram *zram, u32 index)
-{
-	lockdep_assert_held(&zram->table[index].lock);
-	return zram->table[index].handle;
-}
-
-static inline void zram_set_handle(struct zram *zram, u32 index,
-				   unsigned long handle)
-{
-	lockdep_assert_held(&zram->table[index].lock);
-	zram->table[index].handle = handle;
-}
-
-/* Size in bytes of the slot's zsmalloc object. */
-static inline size_t zram_get_obj_size(struct zram *zram, u32 index)
-{
-	lockdep_assert_held(&zram->table[index].lock);
-	return zram->table[index].flags & ZRAM_OBJ_SIZE_MASK;
-}
-
-static inline void zram_set_obj_size(struct zram *zram, u32 index,
-				     size_t size)
-{
-	unsigned long flags = zram->table[index].flags;
-
-	lockdep_assert_held(&zram->table[index].lock);
-	zram->table[index].flags = (flags & ~ZRAM_OBJ_SIZE_MASK) | size;
-}
-
-/* True when the slot holds data in any storage state. */
-static inline bool zram_slot_allocated(struct zram *zram, u32 index)
-{
-	lockdep_assert_held(&zram->table[index].lock);
-	return zram->table[index].handle ||
-	       zram_test_flag(zram, index, ZRAM_SAME) ||
-	       zram_test_flag(zram, index, ZRAM_WB);
-}
-
 /* True once disksize is set. Caller holds init_lock (either side). */
 static inline bool zram_init_done(struct zram *zram)
 {
@@ -231,25 +172,9 @@ static inline struct zram *dev_to_zram(struct device *dev)
 	return dev_to_disk(dev)->private_data;
 }
 
-void zram_slot_lock(struct zram *zram, u32 index)
-	__acquires(&zram->table[index].lock);
-void zram_slot_unlock(struct zram *zram, u32 index)
-	__releases(&zram->table[index].lock);
-/**
- * zram_slot_trylock() - try to lock one slot without spinning
- * @zram: device
- * @index: slot index (PAGE_SIZE units)
- *
- * Context: task context; never waits; nowait-safe.
- * Return: true when the lock was taken.
- */
-static inline bool zram_slot_trylock(struct zram *zram, u32 index)
-{
-	return spin_trylock(&zram->table[index].lock);
-}
+int zram_init_device(struct zram *zram, u32 nr_slots);
+void zram_reset_device(struct zram *zram);
+bool zram_claim(struct zram *zram);
+void zram_unclaim(struct zram *zram);
 
-void zram_slot_free(struct zram *zram, u32 index);
-int zram_slot_read_from_ram(struct zram *zram, struct page *page, u32 index);
-void zram_slot_accessed(struct zram *zram, u32 index);
-
-#endif /* _ZRAM_DRV_H_ */
+#endif /* _ZRAM_H_ */

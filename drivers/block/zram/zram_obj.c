@@ -1,0 +1,399 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * zram objects: the same-filled check, compression into zsmalloc objects
+ * (an atomic attempt first, then a blocking one), mem_limit, and reading
+ * a slot kept in RAM back into a page.
+ */
+
+#define pr_fmt(fmt) "zram: " fmt
+
+#include <linux/highmem.h>
+#include <linux/mm.h>
+#include <linux/string.h>
+#include <linux/zsmalloc.h>
+
+#include "zram_obj.h"
+#include "zram_slot.h"
+
+/*
+ * gfp for zsmalloc objects on the I/O path. Never enters direct reclaim, so
+ * it may be used with a compression stream held and for REQ_NOWAIT bios.
+ */
+#define ZRAM_GFP_OBJ_NOWAIT	(GFP_NOWAIT | __GFP_NOWARN | \
+				 __GFP_HIGHMEM | __GFP_MOVABLE)
+/* Sleeping fallback for blocking bios; no stream may be held. */
+#define ZRAM_GFP_OBJ_BLOCKING	(GFP_NOIO | __GFP_HIGHMEM | __GFP_MOVABLE)
+
+static void zram_fill_page(struct page *page, unsigned long value)
+{
+	void *mem = kmap_local_page(page);
+
+	memset_l(mem, value, PAGE_SIZE / sizeof(unsigned long));
+	kunmap_local(mem);
+}
+
+static void zram_read_huge(struct zram *zram, struct page *page,
+			   unsigned long handle)
+{
+	void *src, *dst;
+
+	src = zs_map_object(zram->mem_pool, handle, ZS_MM_RO);
+	dst = kmap_local_page(page);
+	copy_page(dst, src);
+	kunmap_local(dst);
+	zs_unmap_object(zram->mem_pool, handle);
+}
+
+/**
+ * zram_read_compressed() - decompress a zsmalloc object into a page
+ * @zram: device
+ * @page: destination, PAGE_SIZE bytes
+ * @handle: zsmalloc handle of the slot
+ * @size: size of the object in bytes
+ *
+ * Context: slot lock held; takes this CPU's compression stream; never
+ * sleeps; nowait-safe.
+ * Return: 0, or the decompressor's negative errno (-EIO on short output).
+ */
+static int zram_read_compressed(struct zram *zram, struct page *page,
+				unsigned long handle, unsigned int size)
+{
+	struct zcomp_strm *zstrm;
+	void *src, *dst;
+	int ret;
+
+	zstrm = zcomp_stream_get(zram->comp);
+	src = zs_map_object(zram->mem_pool, handle, ZS_MM_RO);
+	dst = kmap_local_page(page);
+	ret = zcomp_decompress(zstrm, src, size, dst);
+	kunmap_local(dst);
+	zs_unmap_object(zram->mem_pool, handle);
+	zcomp_stream_put(zram->comp);
+	return ret;
+}
+
+/**
+ * zram_slot_read_from_ram() - uncompress a slot's data into a page
+ * @zram: device
+ * @page: destination, PAGE_SIZE bytes
+ * @index: slot index (PAGE_SIZE units); must not be ZRAM_WB
+ *
+ * An empty slot reads as zeroes.
+ *
+ * Context: slot lock held; never sleeps; nowait-safe.
+ * Return: 0, or -EIO (or the decompressor's errno) on corrupt data.
+ */
+int zram_slot_read_from_ram(struct zram *zram, struct page *page, u32 index)
+{
+	unsigned long handle;
+	int ret;
+
+	lockdep_assert_held(&zram->table[index].lock);
+	handle = zram_get_handle(zram, index);
+	if (WARN_ON_ONCE(zram_test_flag(zram, index, ZRAM_WB)))
+		return -EIO;
+	if (!handle || zram_test_flag(zram, index, ZRAM_SAME)) {
+		zram_fill_page(page, handle);
+		return 0;
+	}
+	if (zram_test_flag(zram, index, ZRAM_HUGE)) {
+		zram_read_huge(zram, page, handle);
+		return 0;
+	}
+	ret = zram_read_compressed(zram, page, handle,
+				   zram_get_obj_size(zram, index));
+	if (ret)
+		pr_err_ratelimited("%s: decompression of slot %u failed: %d\n",
+				   zram->disk->disk_name, index, ret);
+	return ret;
+}
+
+static bool zram_page_same_filled(struct page *page, unsigned long *value)
+{
+	unsigned long *mem = kmap_local_page(page);
+	unsigned int last = PAGE_SIZE / sizeof(*mem) - 1;
+	unsigned int pos;
+	bool same = false;
+
+	/* Checking the last word first rejects most pages at once. */
+	if (mem[0] != mem[last])
+		goto out_unmap;
+	for (pos = 1; pos < last; pos++)
+		if (mem[pos] != mem[0])
+			goto out_unmap;
+	*value = mem[0];
+	same = true;
+out_unmap:
+	kunmap_local(mem);
+	return same;
+}
+
+/**
+ * zram_compress() - compress a page with the held stream
+ * @zram: device
+ * @zstrm: this CPU's stream, held; receives the compressed data
+ * @page: data, PAGE_SIZE bytes
+ * @size: out: compressed size in bytes; PAGE_SIZE when it reaches
+ *	huge_class_size (the page is then stored uncompressed, ZRAM_HUGE)
+ *
+ * Context: stream held; never sleeps; nowait-safe.
+ * Return: 0, or -EIO when the compressor failed (its errno is logged).
+ */
+static int zram_compress(struct zram *zram, struct zcomp_strm *zstrm,
+			 struct page *page, unsigned int *size)
+{
+	void *src;
+	int ret;
+
+	lockdep_assert_held(&zstrm->lock);
+	src = kmap_local_page(page);
+	ret = zcomp_compress(zstrm, src, size);
+	kunmap_local(src);
+	if (ret) {
+		pr_err_ratelimited("%s: compression failed: %d\n",
+				   zram->disk->disk_name, ret);
+		return -EIO;
+	}
+	if (*size >= zram->huge_class_size)
+		*size = PAGE_SIZE;
+	return 0;
+}
+
+/*
+ * Copy the compressed data (or the page itself if huge) into the object.
+ * The stream is held: its buffer is the source. Never sleeps.
+ */
+static void zram_obj_fill(struct zram *zram, struct zcomp_strm *zstrm,
+			  struct page *page, const struct zram_obj *obj)
+{
+	void *dst, *src;
+
+	lockdep_assert_held(&zstrm->lock);
+	dst = zs_map_object(zram->mem_pool, obj->handle, ZS_MM_WO);
+	if (obj->size == PAGE_SIZE) {
+		src = kmap_local_page(page);
+		copy_page(dst, src);
+		kunmap_local(src);
+	} else {
+		memcpy(dst, zstrm->buffer, obj->size);
+	}
+	zs_unmap_object(zram->mem_pool, obj->handle);
+}
+
+/**
+ * zram_obj_alloc_blocking() - allocate an object, allowed to reclaim
+ * @zram: device
+ * @size: object size in bytes
+ *
+ * For a blocking bio after the GFP_NOWAIT allocation failed; counts a
+ * writestall.
+ *
+ * Context: task context, no stream held, not for REQ_NOWAIT; may sleep.
+ * Return: the zsmalloc handle, or an error value (IS_ERR_VALUE()).
+ */
+static unsigned long zram_obj_alloc_blocking(struct zram *zram,
+					     unsigned int size)
+{
+	atomic64_inc(&zram->stats.writestall);
+	return zs_malloc(zram->mem_pool, size, ZRAM_GFP_OBJ_BLOCKING);
+}
+
+/**
+ * zram_obj_compress_atomic() - compress into an object allocated atomically
+ * @zram: device
+ * @page: data, PAGE_SIZE bytes
+ * @obj: out: handle and size; on -EAGAIN only the size (bytes) wanted
+ *
+ * Context: task context; never sleeps; nowait-safe.
+ * Return: 0; -EAGAIN when the GFP_NOWAIT allocation failed; -EIO when
+ * compression failed.
+ */
+static int zram_obj_compress_atomic(struct zram *zram, struct page *page,
+				    struct zram_obj *obj)
+{
+	struct zcomp_strm *zstrm;
+	unsigned long handle;
+	int ret;
+
+	zstrm = zcomp_stream_get(zram->comp);
+	ret = zram_compress(zram, zstrm, page, &obj->size);
+	if (ret)
+		goto out_put_stream;
+	handle = zs_malloc(zram->mem_pool, obj->size, ZRAM_GFP_OBJ_NOWAIT);
+	if (IS_ERR_VALUE(handle)) {
+		ret = -EAGAIN;
+		goto out_put_stream;
+	}
+	obj->handle = handle;
+	zram_obj_fill(zram, zstrm, page, obj);
+	zcomp_stream_put(zram->comp);
+	return 0;
+
+out_put_stream:
+	zcomp_stream_put(zram->comp);
+	return ret;
+}
+
+/**
+ * zram_obj_compress_into() - compress into an allocated object if it fits
+ * @zram: device
+ * @page: data, PAGE_SIZE bytes
+ * @handle: zsmalloc object of @alloc_size bytes
+ * @alloc_size: its size in bytes
+ * @obj: out: size (also when it did not fit), and @handle when it did
+ *
+ * Context: task context; never sleeps.
+ * Return: 0 (filled), -E2BIG (the data compressed larger than
+ * @alloc_size; nothing filled) or -EIO.
+ */
+static int zram_obj_compress_into(struct zram *zram, struct page *page,
+				  unsigned long handle, unsigned int alloc_size,
+				  struct zram_obj *obj)
+{
+	struct zcomp_strm *zstrm;
+	int ret;
+
+	zstrm = zcomp_stream_get(zram->comp);
+	ret = zram_compress(zram, zstrm, page, &obj->size);
+	if (!ret && obj->size > alloc_size)
+		ret = -E2BIG;
+	if (!ret) {
+		obj->handle = handle;
+		zram_obj_fill(zram, zstrm, page, obj);
+	}
+	zcomp_stream_put(zram->comp);
+	return ret;
+}
+
+/**
+ * zram_obj_compress_blocking() - allocate the object first, then compress
+ * @zram: device
+ * @page: data, PAGE_SIZE bytes
+ * @obj: in: size in bytes the atomic attempt wanted; out: handle and size
+ *
+ * The object is allocated with a sleeping gfp, without a stream held, and
+ * the page compressed again: the stream buffer may have been reused
+ * meanwhile. Race tolerated: a page under O_DIRECT may change meanwhile
+ * (stable writes only cover the page cache) and compress larger; then
+ * the object is allocated again at the new size, and at the second miss
+ * at PAGE_SIZE, which any compressed size fits.
+ *
+ * Context: task context, not for REQ_NOWAIT; may sleep.
+ * Return: 0, -ENOMEM, or -EIO.
+ */
+static int zram_obj_compress_blocking(struct zram *zram, struct page *page,
+				      struct zram_obj *obj)
+{
+	unsigned int alloc_size = obj->size;
+	unsigned long handle;
+	int tries = 0;
+	int ret;
+
+	do {
+		handle = zram_obj_alloc_blocking(zram, alloc_size);
+		if (IS_ERR_VALUE(handle))
+			return -ENOMEM;
+		ret = zram_obj_compress_into(zram, page, handle, alloc_size,
+					     obj);
+		if (ret)
+			zs_free(zram->mem_pool, handle);
+		alloc_size = ++tries > 1 ? PAGE_SIZE : obj->size;
+	} while (ret == -E2BIG);
+	return ret;
+}
+
+/**
+ * zram_obj_compress() - compress a page into a new zsmalloc object
+ * @zram: device
+ * @page: data, PAGE_SIZE bytes; stable while we run (stable writes)
+ * @nowait: the bio has REQ_NOWAIT
+ * @obj: out: handle and size
+ *
+ * Tries the atomic allocation first; only a blocking bio falls back to the
+ * sleeping one.
+ *
+ * Context: task context; sleeps only when !@nowait.
+ * Return: 0, -EAGAIN (@nowait and no memory), -ENOMEM, or -EIO.
+ */
+static int zram_obj_compress(struct zram *zram, struct page *page,
+			     bool nowait, struct zram_obj *obj)
+{
+	int ret = zram_obj_compress_atomic(zram, page, obj);
+
+	if (ret != -EAGAIN || nowait)
+		return ret;
+	return zram_obj_compress_blocking(zram, page, obj);
+}
+
+/**
+ * zram_check_mem_limit() - enforce mem_limit after an allocation
+ * @zram: device
+ *
+ * Also raises max_used_pages to the pool's current size.
+ *
+ * Context: any task context; never sleeps; nowait-safe.
+ * Return: 0, or -ENOMEM when the pool is over limit_pages.
+ */
+static int zram_check_mem_limit(struct zram *zram)
+{
+	unsigned long pages = zs_get_total_pages(zram->mem_pool);
+	long max = atomic_long_read(&zram->stats.max_used_pages);
+	unsigned long limit;
+
+	while (pages > max &&
+	       !atomic_long_try_cmpxchg(&zram->stats.max_used_pages,
+					&max, pages))
+		;
+	/*
+	 * Read without init_lock (the I/O path never takes it): a racing
+	 * mem_limit store is seen one write late, which is harmless.
+	 */
+	limit = READ_ONCE(zram->limit_pages);
+	if (limit && pages > limit)
+		return -ENOMEM;
+	return 0;
+}
+
+/**
+ * zram_obj_prepare() - build a slot's new contents without its lock
+ * @zram: device
+ * @page: data, PAGE_SIZE bytes
+ * @nowait: the bio has REQ_NOWAIT
+ * @obj: out: same-filled value, or a filled zsmalloc object
+ *
+ * On failure nothing is left allocated.
+ *
+ * Context: task context; sleeps only when !@nowait.
+ * Return: 0, -EAGAIN (@nowait and no memory), -ENOMEM (no memory, or
+ * over mem_limit), or -EIO (compression failed).
+ */
+int zram_obj_prepare(struct zram *zram, struct page *page,
+		     bool nowait, struct zram_obj *obj)
+{
+	int ret;
+
+	if (zram_page_same_filled(page, &obj->handle)) {
+		obj->same = true;
+		return 0;
+	}
+	ret = zram_obj_compress(zram, page, nowait, obj);
+	if (ret)
+		return ret;
+	ret = zram_check_mem_limit(zram);
+	if (ret)
+		zs_free(zram->mem_pool, obj->handle);
+	return ret;
+}
+
+/**
+ * zram_obj_discard() - drop a prepared object that was not installed
+ * @zram: device
+ * @obj: from zram_obj_prepare()
+ *
+ * Context: any task context; never sleeps.
+ */
+void zram_obj_discard(struct zram *zram, const struct zram_obj *obj)
+{
+	if (!obj->same)
+		zs_free(zram->mem_pool, obj->handle);
+}

@@ -1,0 +1,156 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * zram slot store: the slot lock, the accessors of a slot's fields, and the
+ * functions that change a slot's state (zram_slot.c). Every other file
+ * reads slot state through the accessors and changes it only through the
+ * functions declared here.
+ */
+#ifndef _ZRAM_SLOT_H_
+#define _ZRAM_SLOT_H_
+
+#include <linux/ktime.h>
+#include <linux/lockdep.h>
+#include <linux/spinlock.h>
+
+#include "zram.h"
+
+struct zram_obj;
+
+static inline bool zram_test_flag(struct zram *zram, u32 index,
+				  enum zram_pageflags flag)
+{
+	lockdep_assert_held(&zram->table[index].lock);
+	return zram->table[index].flags & BIT(flag);
+}
+
+static inline void zram_set_flag(struct zram *zram, u32 index,
+				 enum zram_pageflags flag)
+{
+	lockdep_assert_held(&zram->table[index].lock);
+	zram->table[index].flags |= BIT(flag);
+}
+
+static inline void zram_clear_flag(struct zram *zram, u32 index,
+				   enum zram_pageflags flag)
+{
+	lockdep_assert_held(&zram->table[index].lock);
+	zram->table[index].flags &= ~BIT(flag);
+}
+
+static inline unsigned long zram_get_handle(struct zram *zram, u32 index)
+{
+	lockdep_assert_held(&zram->table[index].lock);
+	return zram->table[index].handle;
+}
+
+static inline void zram_set_handle(struct zram *zram, u32 index,
+				   unsigned long handle)
+{
+	lockdep_assert_held(&zram->table[index].lock);
+	zram->table[index].handle = handle;
+}
+
+/* Size in bytes of the slot's zsmalloc object. */
+static inline size_t zram_get_obj_size(struct zram *zram, u32 index)
+{
+	lockdep_assert_held(&zram->table[index].lock);
+	return zram->table[index].flags & ZRAM_OBJ_SIZE_MASK;
+}
+
+static inline void zram_set_obj_size(struct zram *zram, u32 index,
+				     size_t size)
+{
+	unsigned long flags = zram->table[index].flags;
+
+	lockdep_assert_held(&zram->table[index].lock);
+	zram->table[index].flags = (flags & ~ZRAM_OBJ_SIZE_MASK) | size;
+}
+
+/* True when the slot holds data in any storage state. */
+static inline bool zram_slot_allocated(struct zram *zram, u32 index)
+{
+	lockdep_assert_held(&zram->table[index].lock);
+	return zram->table[index].handle ||
+	       zram_test_flag(zram, index, ZRAM_SAME) ||
+	       zram_test_flag(zram, index, ZRAM_WB);
+}
+
+void zram_slot_lock(struct zram *zram, u32 index)
+	__acquires(&zram->table[index].lock);
+void zram_slot_unlock(struct zram *zram, u32 index)
+	__releases(&zram->table[index].lock);
+/**
+ * zram_slot_trylock() - try to lock one slot without spinning
+ * @zram: device
+ * @index: slot index (PAGE_SIZE units)
+ *
+ * Context: task context; never waits; nowait-safe.
+ * Return: true when the lock was taken.
+ */
+static inline bool zram_slot_trylock(struct zram *zram, u32 index)
+{
+	return spin_trylock(&zram->table[index].lock);
+}
+
+/**
+ * zram_slot_lock_io() - lock one slot for a bio
+ * @zram: device
+ * @index: slot index (PAGE_SIZE units)
+ * @nowait: the bio has REQ_NOWAIT: only try the lock
+ *
+ * Context: task context; spins unless @nowait; never sleeps.
+ * Return: true with the slot locked; false (only with @nowait) when busy.
+ */
+static inline bool zram_slot_lock_io(struct zram *zram, u32 index, bool nowait)
+{
+	if (nowait)
+		return zram_slot_trylock(zram, index);
+	zram_slot_lock(zram, index);
+	return true;
+}
+
+/* Access time of a slot (CONFIG_ZRAM_TRACK_ENTRY_ACTIME); slot lock held. */
+#ifdef CONFIG_ZRAM_TRACK_ENTRY_ACTIME
+static inline void zram_slot_set_actime(struct zram *zram, u32 index,
+					ktime_t time)
+{
+	lockdep_assert_held(&zram->table[index].lock);
+	zram->table[index].ac_time = time;
+}
+
+static inline ktime_t zram_slot_get_actime(struct zram *zram, u32 index)
+{
+	lockdep_assert_held(&zram->table[index].lock);
+	return zram->table[index].ac_time;
+}
+
+static inline ktime_t zram_now(void)
+{
+	return ktime_get_boottime();
+}
+#else
+static inline void zram_slot_set_actime(struct zram *zram, u32 index,
+					ktime_t time)
+{
+}
+
+static inline ktime_t zram_slot_get_actime(struct zram *zram, u32 index)
+{
+	return 0;
+}
+
+static inline ktime_t zram_now(void)
+{
+	return 0;
+}
+#endif
+
+void zram_slot_accessed(struct zram *zram, u32 index);
+void zram_slot_touch(struct zram *zram, u32 index, bool nowait);
+void zram_slot_free(struct zram *zram, u32 index);
+void zram_slot_install(struct zram *zram, u32 index,
+		       const struct zram_obj *obj);
+void zram_free_all_slots(struct zram *zram);
+void zram_mark_idle(struct zram *zram, ktime_t cutoff);
+
+#endif /* _ZRAM_SLOT_H_ */

@@ -1,0 +1,568 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * zram device attributes: configuration (disksize, comp_algorithm,
+ * algorithm_params, mem_limit), actions (reset, idle, compact) and
+ * statistics. The writeback attributes are in zram_wb_sysfs.c. Each is
+ * described in Documentation/ABI/testing/sysfs-block-zram.
+ */
+
+#define pr_fmt(fmt) "zram: " fmt
+
+#include <linux/blkdev.h>
+#include <linux/cleanup.h>
+#include <linux/ctype.h>
+#include <linux/kernel.h>
+#include <linux/slab.h>
+#include <linux/string.h>
+#include <linux/sysfs.h>
+#include <linux/zsmalloc.h>
+
+#include "zram_slot.h"
+#include "zram_sysfs.h"
+
+static ssize_t initstate_show(struct device *dev,
+			      struct device_attribute *attr, char *buf)
+{
+	struct zram *zram = dev_to_zram(dev);
+
+	guard(rwsem_read)(&zram->init_lock);
+	return sysfs_emit(buf, "%u\n", zram_init_done(zram));
+}
+
+static ssize_t disksize_show(struct device *dev,
+			     struct device_attribute *attr, char *buf)
+{
+	struct zram *zram = dev_to_zram(dev);
+
+	guard(rwsem_read)(&zram->init_lock);
+	return sysfs_emit(buf, "%llu\n", zram->disksize);
+}
+
+/*
+ * Bytes to whole pages, rounded up, for any u64 (PAGE_ALIGN() would wrap
+ * near U64_MAX and turn a huge size into 0).
+ */
+static u64 zram_bytes_to_pages(u64 bytes)
+{
+	return (bytes >> PAGE_SHIFT) + !!(bytes & ~PAGE_MASK);
+}
+
+/**
+ * zram_parse_bytes() - parse a size in memparse() syntax, without wrapping
+ * @buf: a number (decimal, 0x hex or 0 octal) and an optional K, M, G, T,
+ *	P or E suffix; what follows is ignored, as memparse() does
+ * @bytes: out: the size in bytes
+ *
+ * memparse() silently wraps a number or a shifted suffix past U64_MAX
+ * ("17179869185G" would be 1 GiB); here both are refused.
+ *
+ * Context: any context.
+ * Return: 0, or -EINVAL for no number or a size beyond U64_MAX.
+ */
+static int zram_parse_bytes(const char *buf, u64 *bytes)
+{
+	static const char suffixes[] = "KMGTPE";
+	const char *sfx = NULL;
+	char digits[32];
+	size_t n = 0;
+	u64 val;
+
+	/* Where the number ends; kstrtoull() then checks its value. */
+	if (buf[0] == '0' && tolower(buf[1]) == 'x')
+		for (n = 2; isxdigit(buf[n]); n++)
+			;
+	else
+		while (isdigit(buf[n]))
+			n++;
+	if (!n || n >= sizeof(digits))
+		return -EINVAL;
+	memcpy(digits, buf, n);
+	digits[n] = '\0';
+	if (kstrtoull(digits, 0, &val))
+		return -EINVAL;
+	if (buf[n])
+		sfx = strchr(suffixes, toupper(buf[n]));
+	if (sfx) {
+		unsigned int shift = 10 * (sfx - suffixes + 1);
+
+		if (val > U64_MAX >> shift)
+			return -EINVAL;
+		val <<= shift;
+	}
+	*bytes = val;
+	return 0;
+}
+
+/**
+ * disksize_store() - initialize the device with a size
+ * @dev: disk device
+ * @attr: attribute (unused)
+ * @buf: size in bytes, see zram_parse_bytes(); rounded up to whole pages
+ * @len: length of @buf
+ *
+ * Context: process context; takes init_lock for write; may sleep.
+ * Return: @len; -EINVAL for a size of 0, no number, or more slots than a
+ * u32 slot index can address (16 TiB with 4 KiB pages); -EBUSY when
+ * already initialized; -ENOMEM or the compressor's errno (nothing is
+ * kept).
+ */
+static ssize_t disksize_store(struct device *dev,
+			      struct device_attribute *attr,
+			      const char *buf, size_t len)
+{
+	struct zram *zram = dev_to_zram(dev);
+	u64 bytes, nr_slots;
+	int ret;
+
+	if (zram_parse_bytes(buf, &bytes))
+		return -EINVAL;
+	nr_slots = zram_bytes_to_pages(bytes);
+	if (!nr_slots || nr_slots > U32_MAX)
+		return -EINVAL;
+
+	guard(rwsem_write)(&zram->init_lock);
+	if (zram_init_done(zram)) {
+		pr_info("cannot change disksize for initialized device\n");
+		return -EBUSY;
+	}
+	ret = zram_init_device(zram, nr_slots);
+	return ret ? ret : len;
+}
+
+/**
+ * reset_store() - free all data and return to the uninitialized state
+ * @dev: disk device
+ * @attr: attribute (unused)
+ * @buf: non-zero decimal number (u16)
+ * @len: length of @buf
+ *
+ * Context: process context; may sleep.
+ * Return: @len; kstrtou16()'s errno (-EINVAL, -ERANGE) for bad input,
+ * -EINVAL for 0, -EBUSY when the device is open or being reset or removed.
+ */
+static ssize_t reset_store(struct device *dev, struct device_attribute *attr,
+			   const char *buf, size_t len)
+{
+	struct zram *zram = dev_to_zram(dev);
+	u16 do_reset;
+	int ret;
+
+	ret = kstrtou16(buf, 10, &do_reset);
+	if (ret)
+		return ret;
+	if (!do_reset)
+		return -EINVAL;
+
+	/* Open or being reset/removed by someone else: refuse. */
+	if (!zram_claim(zram))
+		return -EBUSY;
+	/* Nobody can open the disk now; flush what earlier users left. */
+	sync_blockdev(zram->disk->part0);
+	zram_reset_device(zram);
+	zram_unclaim(zram);
+	return len;
+}
+
+/**
+ * mem_limit_store() - set the cap on the memory used by the pool
+ * @dev: disk device
+ * @attr: attribute (unused)
+ * @buf: limit in bytes, see zram_parse_bytes(); rounded up to whole
+ *	pages, at most ULONG_MAX bytes; 0 removes the cap
+ * @len: length of @buf
+ *
+ * Context: process context; takes init_lock for write; may sleep.
+ * Return: @len, or -EINVAL when @buf holds no number or one beyond
+ * U64_MAX.
+ */
+static ssize_t mem_limit_store(struct device *dev,
+			       struct device_attribute *attr,
+			       const char *buf, size_t len)
+{
+	struct zram *zram = dev_to_zram(dev);
+	u64 limit;
+
+	if (zram_parse_bytes(buf, &limit))
+		return -EINVAL;
+
+	guard(rwsem_write)(&zram->init_lock);
+	/* Clamped so that mm_stat's byte count of it cannot wrap either. */
+	WRITE_ONCE(zram->limit_pages,
+		   min_t(u64, zram_bytes_to_pages(limit),
+			 ULONG_MAX >> PAGE_SHIFT));
+	return len;
+}
+
+/**
+ * mem_used_max_store() - restart the peak pool size from the current size
+ * @dev: disk device
+ * @attr: attribute (unused)
+ * @buf: "0", the only accepted value
+ * @len: length of @buf
+ *
+ * Context: process context; takes init_lock for read; may sleep.
+ * Return: @len, or -EINVAL for any other input.
+ */
+static ssize_t mem_used_max_store(struct device *dev,
+				  struct device_attribute *attr,
+				  const char *buf, size_t len)
+{
+	struct zram *zram = dev_to_zram(dev);
+	unsigned long val;
+
+	if (kstrtoul(buf, 10, &val) || val != 0)
+		return -EINVAL;
+
+	guard(rwsem_read)(&zram->init_lock);
+	if (zram_init_done(zram))
+		atomic_long_set(&zram->stats.max_used_pages,
+				zs_get_total_pages(zram->mem_pool));
+	return len;
+}
+
+/**
+ * zram_parse_idle() - parse the idle attribute
+ * @buf: "all", or an age in seconds (only with access time tracking)
+ * @cutoff: out: 0 for "all", else the boottime @buf seconds ago; an age
+ *	at or beyond the uptime gives 1 ns after boot, before every access
+ *	time, so no slot is idle for that long
+ *
+ * Context: any context.
+ * Return: 0, or -EINVAL for anything else.
+ */
+static int zram_parse_idle(const char *buf, ktime_t *cutoff)
+{
+	u64 now = ktime_get_boottime_ns();
+	u64 age_sec;
+
+	*cutoff = 0;
+	if (sysfs_streq(buf, "all"))
+		return 0;
+	if (!IS_ENABLED(CONFIG_ZRAM_TRACK_ENTRY_ACTIME) ||
+	    kstrtoull(buf, 0, &age_sec))
+		return -EINVAL;
+	/* Compare in seconds first: age_sec * NSEC_PER_SEC may wrap. */
+	if (age_sec >= div_u64(now, NSEC_PER_SEC))
+		*cutoff = 1;
+	else
+		*cutoff = ns_to_ktime(now - age_sec * NSEC_PER_SEC);
+	return 0;
+}
+
+/**
+ * idle_store() - mark slots idle for writeback
+ * @dev: disk device
+ * @attr: attribute (unused)
+ * @buf: see zram_parse_idle()
+ * @len: length of @buf
+ *
+ * Context: process context; takes init_lock for read; may sleep.
+ * Return: @len, or -EINVAL for bad input or an uninitialized device.
+ */
+static ssize_t idle_store(struct device *dev, struct device_attribute *attr,
+			  const char *buf, size_t len)
+{
+	struct zram *zram = dev_to_zram(dev);
+	ktime_t cutoff;
+
+	if (zram_parse_idle(buf, &cutoff))
+		return -EINVAL;
+
+	guard(rwsem_read)(&zram->init_lock);
+	if (!zram_init_done(zram))
+		return -EINVAL;
+	zram_mark_idle(zram, cutoff);
+	return len;
+}
+
+/*
+ * Kept for compatibility: streams are per CPU, so the value is reported
+ * as the number of online CPUs and writes are accepted and ignored.
+ */
+static ssize_t max_comp_streams_show(struct device *dev,
+				     struct device_attribute *attr, char *buf)
+{
+	return sysfs_emit(buf, "%d\n", num_online_cpus());
+}
+
+static ssize_t max_comp_streams_store(struct device *dev,
+				      struct device_attribute *attr,
+				      const char *buf, size_t len)
+{
+	return len;
+}
+
+static ssize_t comp_algorithm_show(struct device *dev,
+				   struct device_attribute *attr, char *buf)
+{
+	struct zram *zram = dev_to_zram(dev);
+
+	guard(rwsem_read)(&zram->init_lock);
+	return zcomp_available_show(zram->comp_name, buf, 0);
+}
+
+/**
+ * comp_algorithm_store() - select the compression algorithm
+ * @dev: disk device
+ * @attr: attribute (unused)
+ * @buf: algorithm name as listed by comp_algorithm
+ * @len: length of @buf
+ *
+ * Context: process context; takes init_lock for write; may sleep.
+ * Return: @len; -E2BIG for a name of CRYPTO_MAX_ALG_NAME bytes or more,
+ * -EINVAL for an unknown or unavailable algorithm, -EBUSY when the device
+ * is initialized.
+ */
+static ssize_t comp_algorithm_store(struct device *dev,
+				    struct device_attribute *attr,
+				    const char *buf, size_t len)
+{
+	struct zram *zram = dev_to_zram(dev);
+	const char *name;
+
+	if (strlen(buf) >= CRYPTO_MAX_ALG_NAME)
+		return -E2BIG;
+	name = zcomp_lookup_algorithm(buf);
+	if (!name)
+		return -EINVAL;
+
+	guard(rwsem_write)(&zram->init_lock);
+	if (zram_init_done(zram)) {
+		pr_info("cannot change algorithm for initialized device\n");
+		return -EBUSY;
+	}
+	zram->comp_name = name;
+	return len;
+}
+
+/**
+ * struct zram_algo_params - parsed algorithm_params input
+ * @prio: compressor priority; 0 is the only one (no recompression)
+ * @algo: "algo=" value, or NULL
+ * @level: "level=" value was given
+ * @dict: "dict=" value was given
+ */
+struct zram_algo_params {
+	int prio;
+	const char *algo;
+	bool level;
+	bool dict;
+};
+
+/**
+ * zram_parse_algo_params() - parse algorithm_params input
+ * @args: "key=value ..." (priority, level, algo, dict), split in place;
+ *	unknown keys are ignored
+ * @p: out: the values found
+ *
+ * Context: any context.
+ * Return: 0; -EINVAL for a key without a value; kstrtoint()'s errno for
+ * a bad priority or level.
+ */
+static int zram_parse_algo_params(char *args, struct zram_algo_params *p)
+{
+	char *param, *val;
+	int level;
+	int ret;
+
+	args = skip_spaces(args);
+	while (*args) {
+		args = next_arg(args, &param, &val);
+		if (!val || !*val)
+			return -EINVAL;
+		if (!strcmp(param, "priority")) {
+			ret = kstrtoint(val, 10, &p->prio);
+			if (ret)
+				return ret;
+		} else if (!strcmp(param, "level")) {
+			ret = kstrtoint(val, 10, &level);
+			if (ret)
+				return ret;
+			p->level = true;
+		} else if (!strcmp(param, "algo")) {
+			p->algo = val;
+		} else if (!strcmp(param, "dict")) {
+			p->dict = true;
+		}
+	}
+	return 0;
+}
+
+/**
+ * algorithm_params_store() - set compression parameters
+ * @dev: disk device
+ * @attr: attribute (unused)
+ * @buf: see zram_parse_algo_params()
+ * @len: length of @buf
+ *
+ * Same syntax and validation as upstream. The crypto API's comp
+ * transforms take neither a level nor a dictionary. A level only tunes
+ * speed against ratio, and tools such as zram-generator set one on every
+ * device, so it is accepted and ignored (logged once) to keep them
+ * working. A dictionary changes what the data decompresses with, so
+ * dict= is refused rather than silently dropped. A write without either
+ * (a reset to defaults) succeeds and changes nothing.
+ *
+ * Context: process context; takes init_lock for read; may sleep.
+ * Return: @len; -ENOMEM; the parser's errno; -EBUSY once initialized (as
+ * newer upstream); -EINVAL for a priority other than 0 or an algo= other
+ * than the selected one; -EOPNOTSUPP for dict=.
+ */
+static ssize_t algorithm_params_store(struct device *dev,
+				      struct device_attribute *attr,
+				      const char *buf, size_t len)
+{
+	char *args __free(kfree) = kstrdup(buf, GFP_KERNEL);
+	struct zram *zram = dev_to_zram(dev);
+	struct zram_algo_params p = {};
+	int ret;
+
+	if (!args)
+		return -ENOMEM;
+	ret = zram_parse_algo_params(args, &p);
+	if (ret)
+		return ret;
+
+	guard(rwsem_read)(&zram->init_lock);
+	/* Parameters take effect at init: refused once initialized. */
+	if (zram_init_done(zram))
+		return -EBUSY;
+	/* algo= selects the priority of that algorithm: only ours, 0. */
+	if (p.algo) {
+		if (strcmp(p.algo, zram->comp_name))
+			return -EINVAL;
+		p.prio = 0;
+	}
+	if (p.prio != 0)
+		return -EINVAL;
+	if (p.dict)
+		return -EOPNOTSUPP;
+	if (p.level)
+		pr_info_once("compression levels are not supported, level= ignored\n");
+	return len;
+}
+
+/**
+ * compact_store() - compact the zsmalloc pool
+ * @dev: disk device
+ * @attr: attribute (unused)
+ * @buf: ignored
+ * @len: length of @buf
+ *
+ * Context: process context; takes init_lock for read; may sleep.
+ * Return: @len, or -EINVAL when the device is not initialized.
+ */
+static ssize_t compact_store(struct device *dev, struct device_attribute *attr,
+			     const char *buf, size_t len)
+{
+	struct zram *zram = dev_to_zram(dev);
+
+	guard(rwsem_read)(&zram->init_lock);
+	if (!zram_init_done(zram))
+		return -EINVAL;
+	zs_compact(zram->mem_pool);
+	return len;
+}
+
+static ssize_t io_stat_show(struct device *dev, struct device_attribute *attr,
+			    char *buf)
+{
+	struct zram *zram = dev_to_zram(dev);
+
+	guard(rwsem_read)(&zram->init_lock);
+	/* The third column (invalid_io) is gone; it always reads 0. */
+	return sysfs_emit(buf, "%8llu %8llu 0 %8llu\n",
+			  (u64)atomic64_read(&zram->stats.failed_reads),
+			  (u64)atomic64_read(&zram->stats.failed_writes),
+			  (u64)atomic64_read(&zram->stats.notify_free));
+}
+
+static ssize_t mm_stat_show(struct device *dev, struct device_attribute *attr,
+			    char *buf)
+{
+	struct zram *zram = dev_to_zram(dev);
+	struct zs_pool_stats pool_stats = {};
+	unsigned long mem_used = 0;
+	struct zram_stats *st = &zram->stats;
+
+	guard(rwsem_read)(&zram->init_lock);
+	if (zram_init_done(zram)) {
+		mem_used = zs_get_total_pages(zram->mem_pool);
+		zs_pool_stats(zram->mem_pool, &pool_stats);
+	}
+	return sysfs_emit(buf,
+			  "%8llu %8llu %8llu %8lu %8ld %8llu %8lu %8llu %8llu\n",
+			  (u64)atomic64_read(&st->pages_stored) << PAGE_SHIFT,
+			  (u64)atomic64_read(&st->compr_data_size),
+			  (u64)mem_used << PAGE_SHIFT,
+			  zram->limit_pages << PAGE_SHIFT,
+			  atomic_long_read(&st->max_used_pages) << PAGE_SHIFT,
+			  (u64)atomic64_read(&st->same_pages),
+			  atomic_long_read(&pool_stats.pages_compacted),
+			  (u64)atomic64_read(&st->huge_pages),
+			  (u64)atomic64_read(&st->huge_pages_since));
+}
+
+static ssize_t debug_stat_show(struct device *dev,
+			       struct device_attribute *attr, char *buf)
+{
+	struct zram *zram = dev_to_zram(dev);
+
+	guard(rwsem_read)(&zram->init_lock);
+	return sysfs_emit(buf, "version: %d\n%8llu %8llu\n", 1,
+			  (u64)atomic64_read(&zram->stats.writestall),
+			  (u64)atomic64_read(&zram->stats.miss_free));
+}
+
+static DEVICE_ATTR_RW(disksize);
+
+static DEVICE_ATTR_RO(initstate);
+
+static DEVICE_ATTR_WO(reset);
+
+static DEVICE_ATTR_WO(compact);
+
+static DEVICE_ATTR_WO(mem_limit);
+
+static DEVICE_ATTR_WO(mem_used_max);
+
+static DEVICE_ATTR_WO(idle);
+
+static DEVICE_ATTR_RW(max_comp_streams);
+
+static DEVICE_ATTR_RW(comp_algorithm);
+
+static DEVICE_ATTR_RO(io_stat);
+
+static DEVICE_ATTR_RO(mm_stat);
+
+static DEVICE_ATTR_RO(debug_stat);
+
+static DEVICE_ATTR_WO(algorithm_params);
+
+static struct attribute *zram_disk_attrs[] = {
+	&dev_attr_disksize.attr,
+	&dev_attr_initstate.attr,
+	&dev_attr_reset.attr,
+	&dev_attr_compact.attr,
+	&dev_attr_mem_limit.attr,
+	&dev_attr_mem_used_max.attr,
+	&dev_attr_idle.attr,
+	&dev_attr_max_comp_streams.attr,
+	&dev_attr_comp_algorithm.attr,
+	&dev_attr_io_stat.attr,
+	&dev_attr_mm_stat.attr,
+	&dev_attr_debug_stat.attr,
+	&dev_attr_algorithm_params.attr,
+	NULL,
+};
+
+static const struct attribute_group zram_disk_attr_group = {
+	.attrs = zram_disk_attrs,
+};
+
+const struct attribute_group *zram_disk_groups[] = {
+	&zram_disk_attr_group,
+	&zram_wb_attr_group,
+	NULL,
+};
