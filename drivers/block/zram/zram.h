@@ -20,6 +20,7 @@
 
 struct zram;
 
+#include "zram_bdev.h"
 #include "zram_wb.h"
 
 #define SECTORS_PER_PAGE_SHIFT	(PAGE_SHIFT - SECTOR_SHIFT)
@@ -140,6 +141,7 @@ struct zram_stats {
  *	no openers, cleared by reset_store() when done; read and written
  *	under disk->open_mutex
  * @debugfs_dir: per-device debugfs directory (CONFIG_ZRAM_MEMORY_TRACKING)
+ * @backing: the backing device, owned by zram_bdev.c
  * @wb: writeback state, owned by zram_wb.c
  */
 struct zram {
@@ -157,6 +159,7 @@ struct zram {
 #ifdef CONFIG_ZRAM_MEMORY_TRACKING
 	struct dentry *debugfs_dir;
 #endif
+	struct zram_bdev backing;
 	struct zram_wb wb;
 };
 

@@ -483,9 +483,12 @@ static int __init zram_init(void)
 	ret = zram_bio_module_init();
 	if (ret)
 		goto out_remove_cpuhp;
+	ret = zram_bdev_module_init();
+	if (ret)
+		goto out_exit_bio;
 	ret = zram_wb_module_init();
 	if (ret)
-		goto out_destroy_bio_wq;
+		goto out_exit_bdev;
 	zram_debugfs_create();
 	ret = register_blkdev(0, "zram");
 	if (ret <= 0) {
@@ -510,7 +513,9 @@ out_remove_devices:
 out_destroy_debugfs:
 	zram_debugfs_destroy();
 	zram_wb_module_exit();
-out_destroy_bio_wq:
+out_exit_bdev:
+	zram_bdev_module_exit();
+out_exit_bio:
 	zram_bio_module_exit();
 out_remove_cpuhp:
 	zcomp_cpuhp_remove();
@@ -524,6 +529,7 @@ static void __exit zram_exit(void)
 	unregister_blkdev(zram_major, "zram");
 	zram_debugfs_destroy();
 	zram_wb_module_exit();
+	zram_bdev_module_exit();
 	zram_bio_module_exit();
 	zcomp_cpuhp_remove();
 }

@@ -41,26 +41,16 @@
 #include <linux/bio.h>
 #include <linux/blkdev.h>
 #include <linux/cleanup.h>
-#include <linux/debugfs.h>
-#include <linux/fs.h>
 #include <linux/gfp.h>
 #include <linux/list.h>
 #include <linux/mm.h>
-#include <linux/sizes.h>
 #include <linux/slab.h>
-#include <linux/srcu.h>
-#include <linux/string.h>
 #include <linux/wait.h>
 #include <linux/workqueue.h>
 
 #include "zram_extent.h"
 #include "zram_obj.h"
 #include "zram_slot.h"
-
-/* Writeback mode: which stored slots qualify. 0 qualifies any of them. */
-#define ZRAM_WB_IDLE		BIT(0)	/* ZRAM_IDLE set */
-#define ZRAM_WB_HUGE		BIT(1)	/* ZRAM_HUGE set */
-#define ZRAM_WB_INCOMPRESSIBLE	BIT(2)	/* ZRAM_INCOMPRESSIBLE set */
 
 /* Most pages (and backing device blocks) one writeback bio carries. */
 #define ZRAM_WB_MAX_BIO_PAGES	32
@@ -74,20 +64,6 @@
 /* Most slots selected, and most slots walked, before writing them. */
 #define ZRAM_WB_SELECT_CHUNK	1024
 #define ZRAM_WB_SCAN_CHUNK	(16 * ZRAM_WB_SELECT_CHUNK)
-/* writeback_limit and bd_stat count in 4 KiB units. */
-#define ZRAM_WB_UNITS_PER_PAGE	(PAGE_SIZE / SZ_4K)
-
-/**
- * struct zram_wb_op - one parsed writeback parameter
- * @mode: ZRAM_WB_* bits the slots must match
- * @lo: first slot index
- * @hi: slot index after the last one
- */
-struct zram_wb_op {
-	unsigned int mode;
-	unsigned long lo;
-	unsigned long hi;
-};
 
 struct zram_wb_ctl;
 
@@ -168,35 +144,6 @@ struct zram_wb_ctl {
 	bool io_error;
 };
 
-/**
- * struct zram_wb_rbio - a backing device read chained to a zram bio
- * @zram: the device, whose wb.read_srcu @pin belongs to
- * @parent: the zram bio, completed after this read
- * @page: destination page
- * @block: backing device block read
- * @retry: runs zram_wb_read_retry_fn() when the backing device refused
- *	a REQ_NOWAIT read with BLK_STS_AGAIN
- * @pin: srcu_down_read() index, released at completion
- * @bio: the read; last, allocated from wb.read_bs with the fields above as
- *	front pad
- */
-struct zram_wb_rbio {
-	struct zram *zram;
-	struct bio *parent;
-	struct page *page;
-	unsigned long block;
-	struct work_struct retry;
-	int pin;
-	struct bio bio;
-};
-
-/*
- * Issues again, blocking, the chained reads that a backing device refused
- * with BLK_STS_AGAIN, and the synchronous reads of partial I/O. Both
- * complete zram bios: WQ_MEM_RECLAIM.
- */
-static struct workqueue_struct *zram_wb_read_wq;
-
 /*
  * Runs the commit work of every writeback. WQ_MEM_RECLAIM: writeback often
  * runs to free memory, and its commits, which free the RAM copies, must go
@@ -204,15 +151,6 @@ static struct workqueue_struct *zram_wb_read_wq;
  * CPU is free while the writer keeps its own.
  */
 static struct workqueue_struct *zram_wb_commit_wq;
-
-static sector_t zram_wb_block_sector(unsigned long block)
-{
-	return (sector_t)block << (PAGE_SHIFT - SECTOR_SHIFT);
-}
-
-/* ------------------------------------------------------------------ */
-/* writeback_limit                                                     */
-/* ------------------------------------------------------------------ */
 
 /**
  * zram_wb_limit_take - debit writeback_limit before writing pages
@@ -265,10 +203,6 @@ static void zram_wb_limit_give(struct zram_wb *wb, unsigned int nr_pages,
 		wb->limit += (u64)nr_pages * ZRAM_WB_UNITS_PER_PAGE;
 	spin_unlock(&wb->limit_lock);
 }
-
-/* ------------------------------------------------------------------ */
-/* Stage 1: slot selection                                             */
-/* ------------------------------------------------------------------ */
 
 /* Slot lock held: the slot is stored in RAM, not selected, and matches. */
 static bool zram_wb_slot_eligible(struct zram *zram, u32 index,
@@ -359,10 +293,6 @@ static void zram_wb_unselect_rest(struct zram_wb_ctl *ctl)
 		zram_wb_unselect(ctl->zram, ctl->slots[ctl->next]);
 }
 
-/* ------------------------------------------------------------------ */
-/* Stage 3: submission and completion                                  */
-/* ------------------------------------------------------------------ */
-
 /**
  * zram_wb_end_io - completion of a writeback bio
  * @bio: the request's bio
@@ -435,7 +365,8 @@ static void zram_wb_fail_req(struct zram_wb_ctl *ctl, struct zram_wb_req *req)
 
 	for (i = 0; i < req->nr_pages; i++)
 		zram_wb_unselect(ctl->zram, req->slots[i]);
-	zram_extent_release(wb->bitmap, req->block, req->nr_pages);
+	zram_extent_release(ctl->zram->backing.bitmap, req->block,
+			    req->nr_pages);
 	zram_wb_limit_give(wb, req->nr_debited, req->limit_gen);
 	ctl->io_error = true;
 }
@@ -470,7 +401,7 @@ static void zram_wb_commit(struct zram_wb_ctl *ctl, struct zram_wb_req *req)
 		block = req->block + i;
 		/* Never a slot's block, never read: released at once. */
 		if (!zram_wb_commit_slot(zram, req->slots[i], block, req->mode))
-			zram_extent_release(zram->wb.bitmap, block, 1);
+			zram_extent_release(zram->backing.bitmap, block, 1);
 	}
 }
 
@@ -577,7 +508,7 @@ static struct zram_wb_req *zram_wb_req_alloc(struct zram_wb_ctl *ctl)
 	req = kzalloc(sizeof(*req), GFP_KERNEL);
 	if (!req)
 		return NULL;
-	bio_init(&req->bio, ctl->zram->wb.bdev, req->bvecs,
+	bio_init(&req->bio, ctl->zram->backing.bdev, req->bvecs,
 		 ZRAM_WB_MAX_BIO_PAGES, REQ_OP_WRITE);
 	req->ctl = ctl;
 	ctl->nr_reqs++;
@@ -697,7 +628,7 @@ static void zram_wb_submit(struct zram_wb_ctl *ctl, struct zram_wb_req *req)
 	struct bio *bio = &req->bio;
 	unsigned int i;
 
-	bio_reset(bio, ctl->zram->wb.bdev, REQ_OP_WRITE | REQ_SYNC);
+	bio_reset(bio, ctl->zram->backing.bdev, REQ_OP_WRITE | REQ_SYNC);
 	bio->bi_iter.bi_sector = zram_wb_block_sector(req->block);
 	bio->bi_end_io = zram_wb_end_io;
 	for (i = 0; i < req->nr_pages; i++)
@@ -709,33 +640,15 @@ static void zram_wb_submit(struct zram_wb_ctl *ctl, struct zram_wb_req *req)
 	submit_bio(bio);
 }
 
-/**
- * zram_wb_harvest - make the blocks freed since the last harvest reusable
- * @zram: device with a backing device
- *
- * Blocks freed by zram_wb_free_block() wait in wb.free_pending. They are
- * staged first and only then is a grace period of wb.read_srcu waited
- * for: every read that pinned a staged block pinned it before the free
- * (under the slot lock), hence before the staging, so the grace period
- * covers it. A block freed during the wait stays pending for the next
- * harvest, as its reader may have pinned after the grace period began.
- *
- * Context: process context, zram_wb.lock held; sleeps when there is
- * something to harvest.
+/*
+ * Makes the blocks freed since the last harvest reusable; they may have
+ * joined the short runs of a fragmented region into long ones, so the
+ * allocator forgets the region. zram_wb.lock held; sleeps.
  */
-static void zram_wb_harvest(struct zram *zram)
+static void zram_wb_reclaim_blocks(struct zram *zram)
 {
-	struct zram_wb *wb = &zram->wb;
-
-	lockdep_assert_held(&wb->lock);
-	/* Staged is empty between harvests: nothing new, nothing to do. */
-	if (!zram_extent_stage_frees(wb->free_pending, wb->free_staged,
-				     wb->nr_blocks))
-		return;
-	synchronize_srcu(&wb->read_srcu);
-	zram_extent_release_staged(wb->bitmap, wb->free_staged, wb->nr_blocks);
-	/* The freed blocks may have joined the short runs into long ones. */
-	zram_extent_forget_short(&wb->cursor);
+	if (zram_wb_harvest(zram))
+		zram_extent_forget_short(&zram->wb.cursor);
 }
 
 /**
@@ -754,17 +667,18 @@ static void zram_wb_harvest(struct zram *zram)
 static int zram_wb_reserve(struct zram_wb_ctl *ctl, unsigned int nr_pages,
 			   unsigned long *block)
 {
+	struct zram_bdev *bd = &ctl->zram->backing;
 	struct zram_wb *wb = &ctl->zram->wb;
 	int ret;
 
 	lockdep_assert_held(&wb->lock);
-	ret = zram_extent_reserve(wb->bitmap, wb->nr_blocks, &wb->cursor,
+	ret = zram_extent_reserve(bd->bitmap, bd->nr_blocks, &wb->cursor,
 				  nr_pages, block);
 	if (ret != -ENOSPC)
 		return ret;
 	zram_wb_reap(ctl, true);
-	zram_wb_harvest(ctl->zram);
-	return zram_extent_reserve(wb->bitmap, wb->nr_blocks, &wb->cursor,
+	zram_wb_reclaim_blocks(ctl->zram);
+	return zram_extent_reserve(bd->bitmap, bd->nr_blocks, &wb->cursor,
 				   nr_pages, block);
 }
 
@@ -810,7 +724,7 @@ static void zram_wb_write_one(struct zram_wb_ctl *ctl, unsigned int mode)
 
 	req->mode = mode;
 	n = zram_wb_fill(ctl, req, ret);
-	zram_extent_release(wb->bitmap, block + n, ret - n);
+	zram_extent_release(ctl->zram->backing.bitmap, block + n, ret - n);
 	zram_wb_limit_give(wb, debited ? allowed - n : 0, gen);
 	if (!n)
 		goto out_put_req;
@@ -888,9 +802,10 @@ DEFINE_FREE(zram_wb_ctl, struct zram_wb_ctl *, zram_wb_ctl_free(_T))
  * backing queue's max_sectors and its max_segments (one page, one
  * segment, if nothing merges), so the block layer never has to split.
  */
-static unsigned int zram_wb_max_bio_pages(struct zram_wb *wb)
+static unsigned int zram_wb_max_bio_pages(struct zram *zram)
 {
-	struct request_queue *q = bdev_get_queue(wb->bdev);
+	struct request_queue *q = bdev_get_queue(zram->backing.bdev);
+	struct zram_wb *wb = &zram->wb;
 	unsigned int pages;
 
 	pages = min3(READ_ONCE(wb->max_bio_pages),
@@ -926,7 +841,7 @@ static struct zram_wb_ctl *zram_wb_ctl_alloc(struct zram *zram)
 		return NULL;
 	}
 	ctl->zram = zram;
-	ctl->max_bio_pages = zram_wb_max_bio_pages(wb);
+	ctl->max_bio_pages = zram_wb_max_bio_pages(zram);
 	ctl->batch_size = zram_wb_batch_size(wb, ctl->max_bio_pages);
 	INIT_LIST_HEAD(&ctl->free);
 	INIT_LIST_HEAD(&ctl->done);
@@ -964,8 +879,8 @@ static bool zram_wb_limit_exhausted(struct zram_wb *wb)
  * left, or a bio failed (the other slots were still written); -ENOSPC
  * when the backing device is full; -ENOMEM.
  */
-static int zram_wb_run(struct zram *zram, const struct zram_wb_op *ops,
-		       int nr_ops)
+int zram_wb_run(struct zram *zram, const struct zram_wb_op *ops,
+		int nr_ops)
 {
 	int i;
 
@@ -976,7 +891,7 @@ static int zram_wb_run(struct zram *zram, const struct zram_wb_op *ops,
 
 	if (!ctl)
 		return -ENOMEM;
-	zram_wb_harvest(zram);
+	zram_wb_reclaim_blocks(zram);
 	for (i = 0; i < nr_ops && !ctl->stop_err; i++) {
 		/*
 		 * Ranges may repeat or overlap: no slot may be selected again
@@ -992,859 +907,6 @@ static int zram_wb_run(struct zram *zram, const struct zram_wb_op *ops,
 	return ctl->io_error ? -EIO : 0;
 }
 
-/* ------------------------------------------------------------------ */
-/* writeback: parsing                                                  */
-/* ------------------------------------------------------------------ */
-
-static int zram_wb_parse_mode(const char *val, unsigned int *mode)
-{
-	if (!strcmp(val, "idle"))
-		*mode = ZRAM_WB_IDLE;
-	else if (!strcmp(val, "huge"))
-		*mode = ZRAM_WB_HUGE;
-	else if (!strcmp(val, "huge_idle"))
-		*mode = ZRAM_WB_IDLE | ZRAM_WB_HUGE;
-	else if (!strcmp(val, "incompressible"))
-		*mode = ZRAM_WB_INCOMPRESSIBLE;
-	else
-		return -EINVAL;
-	return 0;
-}
-
-/* "N": a slot index below @nr_pages. */
-static int zram_wb_parse_index(const char *val, unsigned long nr_pages,
-			       unsigned long *index)
-{
-	int ret;
-
-	ret = kstrtoul(val, 10, index);
-	if (ret)
-		return ret;
-	return *index < nr_pages ? 0 : -ERANGE;
-}
-
-/* "N": the one slot N. */
-static int zram_wb_parse_slot(const char *val, unsigned long nr_pages,
-			      struct zram_wb_op *op)
-{
-	int ret;
-
-	ret = zram_wb_parse_index(val, nr_pages, &op->lo);
-	op->hi = op->lo + 1;
-	return ret;
-}
-
-/* "A-B": slot indexes A to B inclusive, A <= B < @nr_pages. */
-static int zram_wb_parse_range(char *val, unsigned long nr_pages,
-			       struct zram_wb_op *op)
-{
-	char *hi = strchr(val, '-');
-	int ret;
-
-	if (!hi)
-		return -EINVAL;
-	*hi++ = '\0';
-	ret = zram_wb_parse_index(val, nr_pages, &op->lo);
-	if (ret)
-		return ret;
-	ret = zram_wb_parse_index(hi, nr_pages, &op->hi);
-	if (ret)
-		return ret;
-	if (op->lo > op->hi)
-		return -ERANGE;
-	op->hi++;
-	return 0;
-}
-
-/**
- * zram_wb_parse_param - parse one writeback parameter
- * @param: the parameter, modified
- * @nr_pages: device size in pages
- * @mode: in/out, the mode; set by "idle", "huge", "huge_idle",
- *	"incompressible" or "type=<one of them>", at most once
- * @op: out, the slot range of "page_index=N" (slot N) or
- *	"page_indexes=A-B" (slots A to B)
- *
- * Context: any.
- * Return: 1 when @op was filled, 0 when @mode was set, -EINVAL for bad
- * syntax or a second mode, -ERANGE for an index out of range.
- */
-static int zram_wb_parse_param(char *param, unsigned long nr_pages,
-			       int *mode, struct zram_wb_op *op)
-{
-	char *val = strchr(param, '=');
-	unsigned int parsed;
-	int ret;
-
-	if (val)
-		*val++ = '\0';
-	if (!val || !strcmp(param, "type")) {
-		ret = zram_wb_parse_mode(val ? val : param, &parsed);
-		if (ret || *mode >= 0)
-			return -EINVAL;
-		*mode = parsed;
-		return 0;
-	}
-	if (!strcmp(param, "page_indexes"))
-		ret = zram_wb_parse_range(val, nr_pages, op);
-	else if (!strcmp(param, "page_index"))
-		ret = zram_wb_parse_slot(val, nr_pages, op);
-	else
-		return -EINVAL;
-	return ret ? ret : 1;
-}
-
-/**
- * zram_wb_parse - parse what was written to the writeback attribute
- * @buf: space-separated parameters, see zram_wb_parse_param()
- * @nr_pages: device size in pages
- * @opsp: out, array of slot ranges to write back in order, to kfree()
- *
- * Slot ranges are kept in the order given and may repeat or overlap. The
- * mode, if any, applies to all of them; a mode without a range applies to
- * the whole device. A range without a mode takes any stored slot.
- *
- * Context: process context; may sleep.
- * Return: number of ranges (at least 1), -EINVAL (syntax, or nothing
- * given), -ERANGE, or -ENOMEM. On error nothing is allocated.
- */
-static int zram_wb_parse(const char *buf, unsigned long nr_pages,
-			 struct zram_wb_op **opsp)
-{
-	char *args __free(kfree) = kstrdup(buf, GFP_KERNEL);
-	struct zram_wb_op *ops __free(kfree) = NULL;
-	int nr = 0, mode = -1, i, ret;
-	char *cur, *param;
-
-	if (!args)
-		return -ENOMEM;
-	/* Every parameter takes at least two characters but the last. */
-	ops = kcalloc(strlen(args) / 2 + 1, sizeof(*ops), GFP_KERNEL);
-	if (!ops)
-		return -ENOMEM;
-	cur = args;
-	while ((param = strsep(&cur, " \t\n"))) {
-		if (!*param)
-			continue;
-		ret = zram_wb_parse_param(param, nr_pages, &mode, &ops[nr]);
-		if (ret < 0)
-			return ret;
-		nr += ret;
-	}
-	if (!nr) {
-		if (mode < 0)
-			return -EINVAL;
-		ops[0].lo = 0;
-		ops[0].hi = nr_pages;
-		nr = 1;
-	}
-	for (i = 0; i < nr; i++)
-		ops[i].mode = mode < 0 ? 0 : mode;
-	*opsp = no_free_ptr(ops);
-	return nr;
-}
-
-/* ------------------------------------------------------------------ */
-/* sysfs                                                               */
-/* ------------------------------------------------------------------ */
-
-/**
- * zram_wb_prepare - check the device and parse a writeback request
- * @zram: device
- * @buf: what was written to the writeback attribute
- * @opsp: out, the parsed slot ranges, see zram_wb_parse()
- *
- * Context: process context, zram_wb.lock held; takes init_lock for read.
- * Return: number of ranges; -EINVAL (not initialized, bad syntax),
- * -ERANGE, -ENOMEM, or -ENODEV (no backing device).
- */
-static int zram_wb_prepare(struct zram *zram, const char *buf,
-			   struct zram_wb_op **opsp)
-{
-	int ret;
-
-	lockdep_assert_held(&zram->wb.lock);
-	guard(rwsem_read)(&zram->init_lock);
-	if (!zram_init_done(zram))
-		return -EINVAL;
-	/* Bad syntax is reported before a missing backing device. */
-	ret = zram_wb_parse(buf, zram->disksize >> PAGE_SHIFT, opsp);
-	if (ret > 0 && !zram->wb.bdev_file) {
-		kfree(*opsp);
-		*opsp = NULL;
-		return -ENODEV;
-	}
-	return ret;
-}
-
-/*
- * The writeback attribute. A writeback holds zram_wb.lock, not init_lock,
- * while it runs: a second one waits for it (killable), and reset takes
- * zram_wb.lock before init_lock, so it waits for the writeback without
- * making readers of the statistics wait behind it.
- */
-static ssize_t writeback_store(struct device *dev,
-			       struct device_attribute *attr,
-			       const char *buf, size_t len)
-{
-	struct zram *zram = dev_to_zram(dev);
-	struct zram_wb_op *ops = NULL;
-	int ret;
-
-	if (mutex_lock_killable(&zram->wb.lock))
-		return -EINTR;
-	ret = zram_wb_prepare(zram, buf, &ops);
-	if (ret > 0)
-		ret = zram_wb_run(zram, ops, ret);
-	mutex_unlock(&zram->wb.lock);
-	kfree(ops);
-	return ret ? ret : len;
-}
-
-/* The two writeback_limit attributes: which field a show or store is for. */
-enum zram_wb_limit_field {
-	ZRAM_WB_LIMIT_ENABLE,
-	ZRAM_WB_LIMIT_PAGES,
-};
-
-/**
- * zram_wb_limit_store() - parse and set writeback_limit or its enable flag
- * @dev: disk device
- * @buf: decimal value: 4 KiB units for the limit, 0/non-zero for enable
- * @len: length of @buf
- * @field: which of the two to set
- *
- * Bumps limit_gen so that a running writeback re-reads the budget.
- *
- * Context: process context; takes init_lock for read, then limit_lock.
- * Return: @len, or -EINVAL for a value that is not a decimal u64.
- */
-static ssize_t zram_wb_limit_store(struct device *dev, const char *buf,
-				   size_t len, enum zram_wb_limit_field field)
-{
-	struct zram *zram = dev_to_zram(dev);
-	struct zram_wb *wb = &zram->wb;
-	u64 val;
-
-	if (kstrtoull(buf, 10, &val))
-		return -EINVAL;
-	guard(rwsem_read)(&zram->init_lock);
-	spin_lock(&wb->limit_lock);
-	if (field == ZRAM_WB_LIMIT_ENABLE)
-		wb->limit_enable = val;
-	else
-		wb->limit = val;
-	wb->limit_gen++;
-	spin_unlock(&wb->limit_lock);
-	return len;
-}
-
-/**
- * zram_wb_limit_show() - print writeback_limit or its enable flag
- * @dev: disk device
- * @buf: sysfs page
- * @field: which of the two to print
- *
- * Context: process context; takes init_lock for read, then limit_lock.
- * Return: bytes written to @buf.
- */
-static ssize_t zram_wb_limit_show(struct device *dev, char *buf,
-				  enum zram_wb_limit_field field)
-{
-	struct zram *zram = dev_to_zram(dev);
-	struct zram_wb *wb = &zram->wb;
-	u64 val;
-
-	guard(rwsem_read)(&zram->init_lock);
-	scoped_guard(spinlock, &wb->limit_lock)
-		val = field == ZRAM_WB_LIMIT_ENABLE ? wb->limit_enable :
-						      wb->limit;
-	return sysfs_emit(buf, "%llu\n", val);
-}
-
-static ssize_t writeback_limit_enable_store(struct device *dev,
-					    struct device_attribute *attr,
-					    const char *buf, size_t len)
-{
-	return zram_wb_limit_store(dev, buf, len, ZRAM_WB_LIMIT_ENABLE);
-}
-
-static ssize_t writeback_limit_enable_show(struct device *dev,
-					   struct device_attribute *attr,
-					   char *buf)
-{
-	return zram_wb_limit_show(dev, buf, ZRAM_WB_LIMIT_ENABLE);
-}
-
-static ssize_t writeback_limit_store(struct device *dev,
-				     struct device_attribute *attr,
-				     const char *buf, size_t len)
-{
-	return zram_wb_limit_store(dev, buf, len, ZRAM_WB_LIMIT_PAGES);
-}
-
-static ssize_t writeback_limit_show(struct device *dev,
-				    struct device_attribute *attr, char *buf)
-{
-	return zram_wb_limit_show(dev, buf, ZRAM_WB_LIMIT_PAGES);
-}
-
-static ssize_t writeback_batch_size_store(struct device *dev,
-					  struct device_attribute *attr,
-					  const char *buf, size_t len)
-{
-	struct zram *zram = dev_to_zram(dev);
-	unsigned int val;
-
-	if (kstrtouint(buf, 10, &val) || !val)
-		return -EINVAL;
-	/* Sampled once by each writeback; a running one keeps its value. */
-	WRITE_ONCE(zram->wb.batch_size, val);
-	return len;
-}
-
-static ssize_t writeback_batch_size_show(struct device *dev,
-					 struct device_attribute *attr,
-					 char *buf)
-{
-	struct zram *zram = dev_to_zram(dev);
-
-	return sysfs_emit(buf, "%u\n", READ_ONCE(zram->wb.batch_size));
-}
-
-static ssize_t bd_stat_show(struct device *dev, struct device_attribute *attr,
-			    char *buf)
-{
-	struct zram *zram = dev_to_zram(dev);
-
-	guard(rwsem_read)(&zram->init_lock);
-	return sysfs_emit(buf, "%8llu %8llu %8llu\n",
-			  (u64)atomic64_read(&zram->stats.bd_count) *
-			  ZRAM_WB_UNITS_PER_PAGE,
-			  (u64)atomic64_read(&zram->stats.bd_reads) *
-			  ZRAM_WB_UNITS_PER_PAGE,
-			  (u64)atomic64_read(&zram->stats.bd_writes) *
-			  ZRAM_WB_UNITS_PER_PAGE);
-}
-
-/* ------------------------------------------------------------------ */
-/* Backing device                                                      */
-/* ------------------------------------------------------------------ */
-
-#ifdef CONFIG_ZRAM_MEMORY_TRACKING
-/*
- * Benchmark knob, (re)created whenever a backing device is attached: the
- * core creates the device's debugfs directory after zram_wb_init(), and
- * removes it with everything in it.
- */
-static void zram_wb_debugfs_register(struct zram *zram)
-{
-	if (!zram->debugfs_dir)
-		return;
-	debugfs_lookup_and_remove("wb_max_bio_pages", zram->debugfs_dir);
-	debugfs_create_u32("wb_max_bio_pages", 0600, zram->debugfs_dir,
-			   &zram->wb.max_bio_pages);
-}
-#else
-static void zram_wb_debugfs_register(struct zram *zram)
-{
-}
-#endif
-
-/**
- * zram_wb_open_bdev - open a backing device exclusively
- * @zram: device that will hold it
- * @path: path of a block device node
- *
- * Context: process context; sleeps.
- * Return: the opened block device file, or ERR_PTR: -ENOENT (no such
- * path), -ENOTBLK (not a block device), -EINVAL (@zram itself, or smaller
- * than one page), -EBUSY (held exclusively by someone else), others from
- * lookup_bdev() and bdev_file_open_by_dev().
- */
-static struct file *zram_wb_open_bdev(struct zram *zram, const char *path)
-{
-	struct file *bdev_file;
-	dev_t devt;
-	int ret;
-
-	ret = lookup_bdev(path, &devt);
-	if (ret)
-		return ERR_PTR(ret);
-	/* Upstream refuses itself through its zero size; be explicit. */
-	if (devt == disk_devt(zram->disk))
-		return ERR_PTR(-EINVAL);
-	bdev_file = bdev_file_open_by_dev(devt, BLK_OPEN_READ | BLK_OPEN_WRITE |
-					  BLK_OPEN_EXCL, zram, NULL);
-	if (IS_ERR(bdev_file))
-		return bdev_file;
-	if (bdev_nr_bytes(file_bdev(bdev_file)) < PAGE_SIZE) {
-		bdev_fput(bdev_file);
-		return ERR_PTR(-EINVAL);
-	}
-	return bdev_file;
-}
-
-/* Releases the backing device, if any. init_lock held for write. */
-static void zram_wb_release_bdev(struct zram *zram)
-{
-	struct zram_wb *wb = &zram->wb;
-
-	lockdep_assert_held_write(&zram->init_lock);
-	if (wb->bdev_file)
-		bdev_fput(wb->bdev_file);
-	/* Also frees free_pending and free_staged: one allocation. */
-	kvfree(wb->bitmap);
-	kfree(wb->bdev_path);
-	wb->bdev_file = NULL;
-	wb->bdev = NULL;
-	wb->bdev_path = NULL;
-	wb->bitmap = NULL;
-	wb->free_pending = NULL;
-	wb->free_staged = NULL;
-	wb->nr_blocks = 0;
-	wb->cursor = (struct zram_extent_cursor){ };
-}
-
-/**
- * zram_wb_read_init - initialize the read pin state on first attach
- * @zram: device, init_lock held for write
- *
- * wb.read_srcu and wb.read_bs then stay until reset, across backing
- * device changes.
- *
- * Context: process context; sleeps.
- * Return: 0 or -ENOMEM.
- */
-static int zram_wb_read_init(struct zram *zram)
-{
-	struct zram_wb *wb = &zram->wb;
-	int err;
-
-	lockdep_assert_held_write(&zram->init_lock);
-	if (wb->read_ready)
-		return 0;
-	err = init_srcu_struct(&wb->read_srcu);
-	if (err)
-		return err;
-	/*
-	 * One zram bio may allocate several reads before any is issued
-	 * (they wait on current->bio_list until ->submit_bio returns); the
-	 * rescuer issues them when the mempool would otherwise wait for
-	 * its own unissued bios.
-	 */
-	err = bioset_init(&wb->read_bs, BIO_POOL_SIZE,
-			  offsetof(struct zram_wb_rbio, bio),
-			  BIOSET_NEED_BVECS | BIOSET_NEED_RESCUER);
-	if (err)
-		goto out_cleanup_srcu;
-	wb->read_ready = true;
-	return 0;
-
-out_cleanup_srcu:
-	cleanup_srcu_struct(&wb->read_srcu);
-	return err;
-}
-
-/*
- * Frees the read pin state, if initialized; a second call does nothing.
- * init_lock held for write, and no written-back slot read in flight: reset
- * claims and syncs the device first, and a chained read drops its pin
- * before its parent bio completes. cleanup_srcu_struct() warns otherwise.
- */
-static void zram_wb_read_exit(struct zram *zram)
-{
-	struct zram_wb *wb = &zram->wb;
-
-	lockdep_assert_held_write(&zram->init_lock);
-	if (!wb->read_ready)
-		return;
-	bioset_exit(&wb->read_bs);
-	cleanup_srcu_struct(&wb->read_srcu);
-	wb->read_ready = false;
-}
-
-/**
- * zram_wb_attach_bdev - attach an opened backing device
- * @zram: device, not initialized, init_lock held for write
- * @path: path as written to backing_dev
- *
- * Opens @path, allocates the block bitmaps, initializes the read pin
- * state on first use, and only then replaces the current backing device,
- * so on error the backing device did not change.
- *
- * Context: process context; sleeps.
- * Return: 0 or -errno, see zram_wb_open_bdev(); -ENOMEM.
- */
-static int zram_wb_attach_bdev(struct zram *zram, const char *path)
-{
-	struct zram_wb *wb = &zram->wb;
-	unsigned long nr_blocks, longs;
-	struct file *bdev_file;
-	unsigned long *bitmap;
-	char *saved_path;
-	int err;
-
-	lockdep_assert_held_write(&zram->init_lock);
-	saved_path = kstrdup(path, GFP_KERNEL);
-	if (!saved_path)
-		return -ENOMEM;
-	bdev_file = zram_wb_open_bdev(zram, path);
-	if (IS_ERR(bdev_file)) {
-		err = PTR_ERR(bdev_file);
-		goto out_free_path;
-	}
-	nr_blocks = bdev_nr_bytes(file_bdev(bdev_file)) >> PAGE_SHIFT;
-	longs = BITS_TO_LONGS(nr_blocks);
-	/* bitmap, free_pending and free_staged, in this order. */
-	bitmap = kvcalloc(array_size(3, longs), sizeof(long), GFP_KERNEL);
-	if (!bitmap) {
-		err = -ENOMEM;
-		goto out_put_bdev;
-	}
-	err = zram_wb_read_init(zram);
-	if (err)
-		goto out_free_bitmap;
-	/* Block 0 is never used: a ZRAM_WB handle of 0 would look empty. */
-	set_bit(0, bitmap);
-
-	zram_wb_release_bdev(zram);
-	wb->bdev_file = bdev_file;
-	wb->bdev = file_bdev(bdev_file);
-	wb->bdev_path = saved_path;
-	wb->bitmap = bitmap;
-	wb->free_pending = bitmap + longs;
-	wb->free_staged = bitmap + 2 * longs;
-	wb->nr_blocks = nr_blocks;
-	return 0;
-
-out_free_bitmap:
-	kvfree(bitmap);
-out_put_bdev:
-	bdev_fput(bdev_file);
-out_free_path:
-	kfree(saved_path);
-	return err;
-}
-
-static ssize_t backing_dev_store(struct device *dev,
-				 struct device_attribute *attr,
-				 const char *buf, size_t len)
-{
-	char *path __free(kfree) = kstrndup(buf, PATH_MAX, GFP_KERNEL);
-	struct zram *zram = dev_to_zram(dev);
-	int err;
-
-	if (!path)
-		return -ENOMEM;
-	/* Ignore one trailing newline, as upstream. */
-	if (*path && path[strlen(path) - 1] == '\n')
-		path[strlen(path) - 1] = '\0';
-
-	guard(rwsem_write)(&zram->init_lock);
-	if (zram_init_done(zram))
-		return -EBUSY;
-	err = zram_wb_attach_bdev(zram, path);
-	if (err)
-		return err;
-	zram_wb_debugfs_register(zram);
-	pr_info("%s: backing device %s\n", zram->disk->disk_name, path);
-	return len;
-}
-
-static ssize_t backing_dev_show(struct device *dev,
-				struct device_attribute *attr, char *buf)
-{
-	struct zram *zram = dev_to_zram(dev);
-
-	guard(rwsem_read)(&zram->init_lock);
-	if (!zram->wb.bdev_path)
-		return sysfs_emit(buf, "none\n");
-	return sysfs_emit(buf, "%s\n", zram->wb.bdev_path);
-}
-
-static DEVICE_ATTR_RW(backing_dev);
-static DEVICE_ATTR_WO(writeback);
-static DEVICE_ATTR_RW(writeback_limit);
-static DEVICE_ATTR_RW(writeback_limit_enable);
-static DEVICE_ATTR_RW(writeback_batch_size);
-static DEVICE_ATTR_RO(bd_stat);
-
-static struct attribute *zram_wb_attrs[] = {
-	&dev_attr_backing_dev.attr,
-	&dev_attr_writeback.attr,
-	&dev_attr_writeback_limit.attr,
-	&dev_attr_writeback_limit_enable.attr,
-	&dev_attr_writeback_batch_size.attr,
-	&dev_attr_bd_stat.attr,
-	NULL,
-};
-
-const struct attribute_group zram_wb_attr_group = {
-	.attrs = zram_wb_attrs,
-};
-
-/* ------------------------------------------------------------------ */
-/* Reading written-back slots                                          */
-/* ------------------------------------------------------------------ */
-
-/* Reads one block into @page and waits for it. Process context, sleeps. */
-static int zram_wb_read_wait(struct block_device *bdev, struct page *page,
-			     unsigned long block)
-{
-	struct bio_vec bvec;
-	struct bio bio;
-	int ret;
-
-	bio_init(&bio, bdev, &bvec, 1, REQ_OP_READ);
-	bio.bi_iter.bi_sector = zram_wb_block_sector(block);
-	__bio_add_page(&bio, page, PAGE_SIZE, 0);
-	ret = submit_bio_wait(&bio);
-	bio_uninit(&bio);
-	return ret;
-}
-
-/**
- * struct zram_wb_sync_read - a synchronous read handed to a worker
- * @work: runs zram_wb_sync_read_fn()
- * @bdev: backing device
- * @page: destination page
- * @block: backing device block
- * @error: result, 0 or -errno
- */
-struct zram_wb_sync_read {
-	struct work_struct work;
-	struct block_device *bdev;
-	struct page *page;
-	unsigned long block;
-	int error;
-};
-
-static void zram_wb_sync_read_fn(struct work_struct *work)
-{
-	struct zram_wb_sync_read *rd =
-		container_of(work, struct zram_wb_sync_read, work);
-
-	rd->error = zram_wb_read_wait(rd->bdev, rd->page, rd->block);
-}
-
-/*
- * Inside zram's ->submit_bio (current->bio_list set), submit_bio() only
- * queues the bio until we return, so waiting for it there would deadlock:
- * issue and wait for it from a worker instead. zram_wb_read_wq, like the
- * bio workers that may get here, is WQ_MEM_RECLAIM, so flushing it from
- * them is allowed. Elsewhere (a worker finishing a bio) wait in place.
- */
-static int zram_wb_read_sync(struct zram *zram, struct page *page,
-			     unsigned long block)
-{
-	struct zram_wb_sync_read rd = {
-		.bdev = zram->wb.bdev,
-		.page = page,
-		.block = block,
-	};
-
-	if (!current->bio_list)
-		return zram_wb_read_wait(zram->wb.bdev, page, block);
-	INIT_WORK_ONSTACK(&rd.work, zram_wb_sync_read_fn);
-	queue_work(zram_wb_read_wq, &rd.work);
-	flush_work(&rd.work);
-	destroy_work_on_stack(&rd.work);
-	return rd.error;
-}
-
-/*
- * Drops a read pin taken by zram_wb_read_pin(). Any context, including
- * hard interrupt; never sleeps.
- */
-static void zram_wb_read_unpin(struct zram *zram, int pin)
-	__releases(&zram->wb.read_srcu)
-{
-	srcu_up_read(&zram->wb.read_srcu, pin);
-}
-
-static void zram_wb_read_end_io(struct bio *bio);
-
-/* Points a new or reset chained read at its block and page. */
-static void zram_wb_rbio_prep(struct zram_wb_rbio *rbio)
-{
-	struct bio *bio = &rbio->bio;
-
-	bio->bi_iter.bi_sector = zram_wb_block_sector(rbio->block);
-	bio->bi_end_io = zram_wb_read_end_io;
-	__bio_add_page(bio, rbio->page, PAGE_SIZE, 0);
-}
-
-/*
- * Issues a chained read again without REQ_NOWAIT. The parent still counts
- * it as pending and the pin is still held. zram_wb_read_wq worker:
- * process context, may sleep.
- */
-static void zram_wb_read_retry_fn(struct work_struct *work)
-{
-	struct zram_wb_rbio *rbio =
-		container_of(work, struct zram_wb_rbio, retry);
-
-	bio_reset(&rbio->bio, rbio->zram->wb.bdev, REQ_OP_READ);
-	zram_wb_rbio_prep(rbio);
-	submit_bio(&rbio->bio);
-}
-
-/*
- * Completion of a chained read, like bio_chain()'s: passes the first error
- * on to the parent and completes it, but drops the pin first, so that the
- * parent (and with it reset's wait for I/O) never outlives the pin. A
- * REQ_NOWAIT read the backing device refused is not an error: the parent
- * may already be partly served, so it is read again from a worker (see
- * the nowait contract in zram_drv.c). Any context, including hard irq.
- */
-static void zram_wb_read_end_io(struct bio *bio)
-{
-	struct zram_wb_rbio *rbio = container_of(bio, struct zram_wb_rbio, bio);
-	struct bio *parent = rbio->parent;
-
-	if (bio->bi_status == BLK_STS_AGAIN && (bio->bi_opf & REQ_NOWAIT)) {
-		queue_work(zram_wb_read_wq, &rbio->retry);
-		return;
-	}
-	/* For sparse: the pin zram_wb_read_async() handed over. */
-	__acquire(&rbio->zram->wb.read_srcu);
-	if (bio->bi_status && !parent->bi_status)
-		parent->bi_status = bio->bi_status;
-	zram_wb_read_unpin(rbio->zram, rbio->pin);
-	bio_put(bio);
-	bio_endio(parent);
-}
-
-/*
- * Submits the read, whose completion drops @pin; on error drops it at
- * once. @nowait: a REQ_NOWAIT read, refused with -EAGAIN when the backing
- * device lacks nowait support or memory is short. Returns 0, -EAGAIN or
- * -ENOMEM.
- */
-static int zram_wb_read_async(struct zram *zram, struct page *page,
-			      unsigned long block, int pin, struct bio *parent,
-			      bool nowait)
-	__releases(&zram->wb.read_srcu)
-{
-	struct block_device *bdev = zram->wb.bdev;
-	struct zram_wb_rbio *rbio;
-	struct bio *bio = NULL;
-
-	/* Without REQ_NOWAIT the mempool makes this wait, never fail. */
-	if (!nowait)
-		bio = bio_alloc_bioset(bdev, 1, REQ_OP_READ, GFP_NOIO,
-				       &zram->wb.read_bs);
-	else if (bdev_nowait(bdev))
-		bio = bio_alloc_bioset(bdev, 1, REQ_OP_READ | REQ_NOWAIT,
-				       GFP_NOWAIT | __GFP_NOWARN,
-				       &zram->wb.read_bs);
-	if (!bio) {
-		zram_wb_read_unpin(zram, pin);
-		return nowait ? -EAGAIN : -ENOMEM;
-	}
-	rbio = container_of(bio, struct zram_wb_rbio, bio);
-	rbio->zram = zram;
-	rbio->parent = parent;
-	rbio->page = page;
-	rbio->block = block;
-	rbio->pin = pin;
-	INIT_WORK(&rbio->retry, zram_wb_read_retry_fn);
-	zram_wb_rbio_prep(rbio);
-	bio_inc_remaining(parent);
-	/* The pin now belongs to the bio: zram_wb_read_end_io() drops it. */
-	__release(&zram->wb.read_srcu);
-	submit_bio(bio);
-	return 0;
-}
-
-/**
- * zram_wb_read_pin - pin the block of a written-back slot against reuse
- * @zram: device with a backing device
- *
- * Until the pin is dropped, no block freed after this call is handed out
- * again (see zram_wb_harvest()). Taking it under the slot lock orders it
- * before any free of the slot's block. zram_wb_read() drops it.
- *
- * Context: slot lock of the ZRAM_WB slot held; any context but NMI; never
- * sleeps, nowait-safe.
- * Return: the pin, to pass to zram_wb_read().
- */
-int zram_wb_read_pin(struct zram *zram)
-	__acquires(&zram->wb.read_srcu)
-{
-	return srcu_down_read(&zram->wb.read_srcu);
-}
-
-/**
- * zram_wb_read - read one written-back slot from the backing device
- * @zram: device with a backing device
- * @page: destination page (PAGE_SIZE bytes)
- * @block: backing device block (the ZRAM_WB slot's handle, read under the
- *	slot lock together with @pin)
- * @pin: from zram_wb_read_pin(); dropped on every path: when the read
- *	completed (with @parent: in its completion), or at once on error
- * @parent: bio to chain the read to, or NULL to read synchronously
- * @nowait: the caller must not block (REQ_NOWAIT); only with @parent
- *
- * With @parent the read is submitted chained to it, so @parent completes
- * after the data arrived (or fails with the read's error). With @nowait
- * the read is refused with -EAGAIN and no side effect when the backing
- * device does not support nowait or memory is short; once submitted, a
- * BLK_STS_AGAIN from the backing device makes a worker issue it again,
- * blocking, so @parent never fails with it.
- *
- * Context: @parent: any context zram's ->submit_bio runs in; never sleeps
- * with @nowait. No @parent: process context, sleeps.
- * Return: 0 (with @parent: submitted), -EAGAIN, -ENOMEM, or the read's
- * -errno (without @parent).
- */
-int zram_wb_read(struct zram *zram, struct page *page, unsigned long block,
-		 int pin, struct bio *parent, bool nowait)
-	__releases(&zram->wb.read_srcu)
-{
-	int ret;
-
-	if (parent) {
-		ret = zram_wb_read_async(zram, page, block, pin, parent,
-					 nowait);
-	} else {
-		ret = zram_wb_read_sync(zram, page, block);
-		zram_wb_read_unpin(zram, pin);
-	}
-	/*
-	 * bd_reads counts reads issued: a chained read once submitted,
-	 * whatever its outcome (a retry after BLK_STS_AGAIN is the same
-	 * read); a synchronous read only when it succeeded, as its error
-	 * cannot tell a read refused before reaching the device from one the
-	 * device failed.
-	 */
-	if (!ret)
-		atomic64_inc(&zram->stats.bd_reads);
-	return ret;
-}
-
-/**
- * zram_wb_free_block - release the backing device block of a slot
- * @zram: device
- * @block: block number, a ZRAM_WB slot's handle
- *
- * The block is not reusable at once: a read that pinned it may still be
- * in flight. It waits in wb.free_pending until the next harvest by a
- * writeback (zram_wb_harvest()).
- *
- * Context: slot lock of the ZRAM_WB slot held (which keeps the bitmaps
- * alive); like the slot lock, never in interrupt context; never sleeps.
- */
-void zram_wb_free_block(struct zram *zram, unsigned long block)
-{
-	struct zram_wb *wb = &zram->wb;
-
-	WARN_ON_ONCE(!test_bit(block, wb->bitmap));
-	WARN_ON_ONCE(test_and_set_bit(block, wb->free_pending));
-	atomic64_dec(&zram->stats.bd_count);
-}
-
 /**
  * zram_wb_module_init - set up what all devices' writebacks share
  *
@@ -1855,15 +917,7 @@ int zram_wb_module_init(void)
 {
 	zram_wb_commit_wq = alloc_workqueue("zram_wb_commit",
 					    WQ_UNBOUND | WQ_MEM_RECLAIM, 0);
-	if (!zram_wb_commit_wq)
-		return -ENOMEM;
-	zram_wb_read_wq = alloc_workqueue("zram_wb_read",
-					  WQ_UNBOUND | WQ_MEM_RECLAIM, 0);
-	if (!zram_wb_read_wq) {
-		destroy_workqueue(zram_wb_commit_wq);
-		return -ENOMEM;
-	}
-	return 0;
+	return zram_wb_commit_wq ? 0 : -ENOMEM;
 }
 
 /**
@@ -1875,7 +929,6 @@ int zram_wb_module_init(void)
  */
 void zram_wb_module_exit(void)
 {
-	destroy_workqueue(zram_wb_read_wq);
 	destroy_workqueue(zram_wb_commit_wq);
 }
 
@@ -1915,6 +968,7 @@ void zram_wb_reset(struct zram *zram)
 	lockdep_assert_held_write(&zram->init_lock);
 	zram_wb_release_bdev(zram);
 	zram_wb_read_exit(zram);
+	wb->cursor = (struct zram_extent_cursor){ };
 	spin_lock(&wb->limit_lock);
 	wb->limit_enable = false;
 	wb->limit = 0;

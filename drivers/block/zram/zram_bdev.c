@@ -1,0 +1,545 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * zram backing device: attaching and releasing it, the lifetime of its
+ * blocks (a freed block is reused only once no read can still target it),
+ * and reading written-back slots from it, chained to a zram bio or
+ * synchronously.
+ */
+
+#define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
+
+#include <linux/bio.h>
+#include <linux/blkdev.h>
+#include <linux/fs.h>
+#include <linux/slab.h>
+#include <linux/srcu.h>
+#include <linux/string.h>
+#include <linux/workqueue.h>
+
+#include "zram_extent.h"
+#include "zram_slot.h"
+
+/**
+ * struct zram_wb_rbio - a backing device read chained to a zram bio
+ * @zram: the device, whose backing.read_srcu @pin belongs to
+ * @parent: the zram bio, completed after this read
+ * @page: destination page
+ * @block: backing device block read
+ * @retry: runs zram_wb_read_retry_fn() when the backing device refused
+ *	a REQ_NOWAIT read with BLK_STS_AGAIN
+ * @pin: srcu_down_read() index, released at completion
+ * @bio: the read; last, allocated from backing.read_bs with the fields above as
+ *	front pad
+ */
+struct zram_wb_rbio {
+	struct zram *zram;
+	struct bio *parent;
+	struct page *page;
+	unsigned long block;
+	struct work_struct retry;
+	int pin;
+	struct bio bio;
+};
+
+/*
+ * Issues again, blocking, the chained reads that a backing device refused
+ * with BLK_STS_AGAIN, and the synchronous reads of partial I/O. Both
+ * complete zram bios: WQ_MEM_RECLAIM.
+ */
+static struct workqueue_struct *zram_wb_read_wq;
+
+/**
+ * zram_wb_open_bdev - open a backing device exclusively
+ * @zram: device that will hold it
+ * @path: path of a block device node
+ *
+ * Context: process context; sleeps.
+ * Return: the opened block device file, or ERR_PTR: -ENOENT (no such
+ * path), -ENOTBLK (not a block device), -EINVAL (@zram itself, or smaller
+ * than one page), -EBUSY (held exclusively by someone else), others from
+ * lookup_bdev() and bdev_file_open_by_dev().
+ */
+static struct file *zram_wb_open_bdev(struct zram *zram, const char *path)
+{
+	struct file *bdev_file;
+	dev_t devt;
+	int ret;
+
+	ret = lookup_bdev(path, &devt);
+	if (ret)
+		return ERR_PTR(ret);
+	/* Upstream refuses itself through its zero size; be explicit. */
+	if (devt == disk_devt(zram->disk))
+		return ERR_PTR(-EINVAL);
+	bdev_file = bdev_file_open_by_dev(devt, BLK_OPEN_READ | BLK_OPEN_WRITE |
+					  BLK_OPEN_EXCL, zram, NULL);
+	if (IS_ERR(bdev_file))
+		return bdev_file;
+	if (bdev_nr_bytes(file_bdev(bdev_file)) < PAGE_SIZE) {
+		bdev_fput(bdev_file);
+		return ERR_PTR(-EINVAL);
+	}
+	return bdev_file;
+}
+
+/**
+ * zram_wb_release_bdev - release the backing device and its bitmaps
+ * @zram: device, not initialized (or every slot freed)
+ *
+ * Does nothing when there is none.
+ *
+ * Context: process context, init_lock held for write; sleeps.
+ */
+void zram_wb_release_bdev(struct zram *zram)
+{
+	struct zram_bdev *bd = &zram->backing;
+
+	lockdep_assert_held_write(&zram->init_lock);
+	if (bd->bdev_file)
+		bdev_fput(bd->bdev_file);
+	/* Also frees free_pending and free_staged: one allocation. */
+	kvfree(bd->bitmap);
+	kfree(bd->bdev_path);
+	bd->bdev_file = NULL;
+	bd->bdev = NULL;
+	bd->bdev_path = NULL;
+	bd->bitmap = NULL;
+	bd->free_pending = NULL;
+	bd->free_staged = NULL;
+	bd->nr_blocks = 0;
+}
+
+/**
+ * zram_wb_read_init - initialize the read pin state on first attach
+ * @zram: device, init_lock held for write
+ *
+ * backing.read_srcu and backing.read_bs then stay until reset, across backing
+ * device changes.
+ *
+ * Context: process context; sleeps.
+ * Return: 0 or -ENOMEM.
+ */
+static int zram_wb_read_init(struct zram *zram)
+{
+	struct zram_bdev *bd = &zram->backing;
+	int err;
+
+	lockdep_assert_held_write(&zram->init_lock);
+	if (bd->read_ready)
+		return 0;
+	err = init_srcu_struct(&bd->read_srcu);
+	if (err)
+		return err;
+	/*
+	 * One zram bio may allocate several reads before any is issued
+	 * (they wait on current->bio_list until ->submit_bio returns); the
+	 * rescuer issues them when the mempool would otherwise wait for
+	 * its own unissued bios.
+	 */
+	err = bioset_init(&bd->read_bs, BIO_POOL_SIZE,
+			  offsetof(struct zram_wb_rbio, bio),
+			  BIOSET_NEED_BVECS | BIOSET_NEED_RESCUER);
+	if (err)
+		goto out_cleanup_srcu;
+	bd->read_ready = true;
+	return 0;
+
+out_cleanup_srcu:
+	cleanup_srcu_struct(&bd->read_srcu);
+	return err;
+}
+
+/**
+ * zram_wb_read_exit - free the read pin state, if initialized
+ * @zram: device
+ *
+ * A second call does nothing. No written-back slot read may be in flight:
+ * reset claims and syncs the device first, and a chained read drops its
+ * pin before its parent bio completes (cleanup_srcu_struct() warns
+ * otherwise).
+ *
+ * Context: process context, init_lock held for write; sleeps.
+ */
+void zram_wb_read_exit(struct zram *zram)
+{
+	struct zram_bdev *bd = &zram->backing;
+
+	lockdep_assert_held_write(&zram->init_lock);
+	if (!bd->read_ready)
+		return;
+	bioset_exit(&bd->read_bs);
+	cleanup_srcu_struct(&bd->read_srcu);
+	bd->read_ready = false;
+}
+
+/**
+ * zram_wb_attach_bdev - attach an opened backing device
+ * @zram: device, not initialized, init_lock held for write
+ * @path: path as written to backing_dev
+ *
+ * Opens @path, allocates the block bitmaps, initializes the read pin
+ * state on first use, and only then replaces the current backing device,
+ * so on error the backing device did not change.
+ *
+ * Context: process context; sleeps.
+ * Return: 0 or -errno, see zram_wb_open_bdev(); -ENOMEM.
+ */
+int zram_wb_attach_bdev(struct zram *zram, const char *path)
+{
+	struct zram_bdev *bd = &zram->backing;
+	unsigned long nr_blocks, longs;
+	struct file *bdev_file;
+	unsigned long *bitmap;
+	char *saved_path;
+	int err;
+
+	lockdep_assert_held_write(&zram->init_lock);
+	saved_path = kstrdup(path, GFP_KERNEL);
+	if (!saved_path)
+		return -ENOMEM;
+	bdev_file = zram_wb_open_bdev(zram, path);
+	if (IS_ERR(bdev_file)) {
+		err = PTR_ERR(bdev_file);
+		goto out_free_path;
+	}
+	nr_blocks = bdev_nr_bytes(file_bdev(bdev_file)) >> PAGE_SHIFT;
+	longs = BITS_TO_LONGS(nr_blocks);
+	/* bitmap, free_pending and free_staged, in this order. */
+	bitmap = kvcalloc(array_size(3, longs), sizeof(long), GFP_KERNEL);
+	if (!bitmap) {
+		err = -ENOMEM;
+		goto out_put_bdev;
+	}
+	err = zram_wb_read_init(zram);
+	if (err)
+		goto out_free_bitmap;
+	/* Block 0 is never used: a ZRAM_WB handle of 0 would look empty. */
+	set_bit(0, bitmap);
+
+	zram_wb_release_bdev(zram);
+	bd->bdev_file = bdev_file;
+	bd->bdev = file_bdev(bdev_file);
+	bd->bdev_path = saved_path;
+	bd->bitmap = bitmap;
+	bd->free_pending = bitmap + longs;
+	bd->free_staged = bitmap + 2 * longs;
+	bd->nr_blocks = nr_blocks;
+	return 0;
+
+out_free_bitmap:
+	kvfree(bitmap);
+out_put_bdev:
+	bdev_fput(bdev_file);
+out_free_path:
+	kfree(saved_path);
+	return err;
+}
+
+/**
+ * zram_wb_harvest - make the blocks freed since the last harvest reusable
+ * @zram: device with a backing device
+ *
+ * Blocks freed by zram_wb_free_block() wait in backing.free_pending. They are
+ * staged first and only then is a grace period of backing.read_srcu waited
+ * for: every read that pinned a staged block pinned it before the free
+ * (under the slot lock), hence before the staging, so the grace period
+ * covers it. A block freed during the wait stays pending for the next
+ * harvest, as its reader may have pinned after the grace period began.
+ *
+ * Context: process context, zram_wb.lock held; sleeps when there is
+ * something to harvest.
+ * Return: true when blocks were made reusable.
+ */
+bool zram_wb_harvest(struct zram *zram)
+{
+	struct zram_bdev *bd = &zram->backing;
+
+	lockdep_assert_held(&zram->wb.lock);
+	/* Staged is empty between harvests: nothing new, nothing to do. */
+	if (!zram_extent_stage_frees(bd->free_pending, bd->free_staged,
+				     bd->nr_blocks))
+		return false;
+	synchronize_srcu(&bd->read_srcu);
+	zram_extent_release_staged(bd->bitmap, bd->free_staged, bd->nr_blocks);
+	return true;
+}
+
+/* Reads one block into @page and waits for it. Process context, sleeps. */
+static int zram_wb_read_wait(struct block_device *bdev, struct page *page,
+			     unsigned long block)
+{
+	struct bio_vec bvec;
+	struct bio bio;
+	int ret;
+
+	bio_init(&bio, bdev, &bvec, 1, REQ_OP_READ);
+	bio.bi_iter.bi_sector = zram_wb_block_sector(block);
+	__bio_add_page(&bio, page, PAGE_SIZE, 0);
+	ret = submit_bio_wait(&bio);
+	bio_uninit(&bio);
+	return ret;
+}
+
+/**
+ * struct zram_wb_sync_read - a synchronous read handed to a worker
+ * @work: runs zram_wb_sync_read_fn()
+ * @bdev: backing device
+ * @page: destination page
+ * @block: backing device block
+ * @error: result, 0 or -errno
+ */
+struct zram_wb_sync_read {
+	struct work_struct work;
+	struct block_device *bdev;
+	struct page *page;
+	unsigned long block;
+	int error;
+};
+
+static void zram_wb_sync_read_fn(struct work_struct *work)
+{
+	struct zram_wb_sync_read *rd =
+		container_of(work, struct zram_wb_sync_read, work);
+
+	rd->error = zram_wb_read_wait(rd->bdev, rd->page, rd->block);
+}
+
+/*
+ * Inside zram's ->submit_bio (current->bio_list set), submit_bio() only
+ * queues the bio until we return, so waiting for it there would deadlock:
+ * issue and wait for it from a worker instead. zram_wb_read_wq, like the
+ * bio workers that may get here, is WQ_MEM_RECLAIM, so flushing it from
+ * them is allowed. Elsewhere (a worker finishing a bio) wait in place.
+ */
+static int zram_wb_read_sync(struct zram *zram, struct page *page,
+			     unsigned long block)
+{
+	struct zram_wb_sync_read rd = {
+		.bdev = zram->backing.bdev,
+		.page = page,
+		.block = block,
+	};
+
+	if (!current->bio_list)
+		return zram_wb_read_wait(zram->backing.bdev, page, block);
+	INIT_WORK_ONSTACK(&rd.work, zram_wb_sync_read_fn);
+	queue_work(zram_wb_read_wq, &rd.work);
+	flush_work(&rd.work);
+	destroy_work_on_stack(&rd.work);
+	return rd.error;
+}
+
+/*
+ * Drops a read pin taken by zram_wb_read_pin(). Any context, including
+ * hard interrupt; never sleeps.
+ */
+static void zram_wb_read_unpin(struct zram *zram, int pin)
+	__releases(&zram->backing.read_srcu)
+{
+	srcu_up_read(&zram->backing.read_srcu, pin);
+}
+
+static void zram_wb_read_end_io(struct bio *bio);
+
+/* Points a new or reset chained read at its block and page. */
+static void zram_wb_rbio_prep(struct zram_wb_rbio *rbio)
+{
+	struct bio *bio = &rbio->bio;
+
+	bio->bi_iter.bi_sector = zram_wb_block_sector(rbio->block);
+	bio->bi_end_io = zram_wb_read_end_io;
+	__bio_add_page(bio, rbio->page, PAGE_SIZE, 0);
+}
+
+/*
+ * Issues a chained read again without REQ_NOWAIT. The parent still counts
+ * it as pending and the pin is still held. zram_wb_read_wq worker:
+ * process context, may sleep.
+ */
+static void zram_wb_read_retry_fn(struct work_struct *work)
+{
+	struct zram_wb_rbio *rbio =
+		container_of(work, struct zram_wb_rbio, retry);
+
+	bio_reset(&rbio->bio, rbio->zram->backing.bdev, REQ_OP_READ);
+	zram_wb_rbio_prep(rbio);
+	submit_bio(&rbio->bio);
+}
+
+/*
+ * Completion of a chained read, like bio_chain()'s: passes the first error
+ * on to the parent and completes it, but drops the pin first, so that the
+ * parent (and with it reset's wait for I/O) never outlives the pin. A
+ * REQ_NOWAIT read the backing device refused is not an error: the parent
+ * may already be partly served, so it is read again from a worker (see
+ * the nowait contract in zram_drv.c). Any context, including hard irq.
+ */
+static void zram_wb_read_end_io(struct bio *bio)
+{
+	struct zram_wb_rbio *rbio = container_of(bio, struct zram_wb_rbio, bio);
+	struct bio *parent = rbio->parent;
+
+	if (bio->bi_status == BLK_STS_AGAIN && (bio->bi_opf & REQ_NOWAIT)) {
+		queue_work(zram_wb_read_wq, &rbio->retry);
+		return;
+	}
+	/* For sparse: the pin zram_wb_read_async() handed over. */
+	__acquire(&rbio->zram->backing.read_srcu);
+	if (bio->bi_status && !parent->bi_status)
+		parent->bi_status = bio->bi_status;
+	zram_wb_read_unpin(rbio->zram, rbio->pin);
+	bio_put(bio);
+	bio_endio(parent);
+}
+
+/*
+ * Submits the read, whose completion drops @pin; on error drops it at
+ * once. @nowait: a REQ_NOWAIT read, refused with -EAGAIN when the backing
+ * device lacks nowait support or memory is short. Returns 0, -EAGAIN or
+ * -ENOMEM.
+ */
+static int zram_wb_read_async(struct zram *zram, struct page *page,
+			      unsigned long block, int pin, struct bio *parent,
+			      bool nowait)
+	__releases(&zram->backing.read_srcu)
+{
+	struct block_device *bdev = zram->backing.bdev;
+	struct zram_wb_rbio *rbio;
+	struct bio *bio = NULL;
+
+	/* Without REQ_NOWAIT the mempool makes this wait, never fail. */
+	if (!nowait)
+		bio = bio_alloc_bioset(bdev, 1, REQ_OP_READ, GFP_NOIO,
+				       &zram->backing.read_bs);
+	else if (bdev_nowait(bdev))
+		bio = bio_alloc_bioset(bdev, 1, REQ_OP_READ | REQ_NOWAIT,
+				       GFP_NOWAIT | __GFP_NOWARN,
+				       &zram->backing.read_bs);
+	if (!bio) {
+		zram_wb_read_unpin(zram, pin);
+		return nowait ? -EAGAIN : -ENOMEM;
+	}
+	rbio = container_of(bio, struct zram_wb_rbio, bio);
+	rbio->zram = zram;
+	rbio->parent = parent;
+	rbio->page = page;
+	rbio->block = block;
+	rbio->pin = pin;
+	INIT_WORK(&rbio->retry, zram_wb_read_retry_fn);
+	zram_wb_rbio_prep(rbio);
+	bio_inc_remaining(parent);
+	/* The pin now belongs to the bio: zram_wb_read_end_io() drops it. */
+	__release(&zram->backing.read_srcu);
+	submit_bio(bio);
+	return 0;
+}
+
+/**
+ * zram_wb_read_pin - pin the block of a written-back slot against reuse
+ * @zram: device with a backing device
+ *
+ * Until the pin is dropped, no block freed after this call is handed out
+ * again (see zram_wb_harvest()). Taking it under the slot lock orders it
+ * before any free of the slot's block. zram_wb_read() drops it.
+ *
+ * Context: slot lock of the ZRAM_WB slot held; any context but NMI; never
+ * sleeps, nowait-safe.
+ * Return: the pin, to pass to zram_wb_read().
+ */
+int zram_wb_read_pin(struct zram *zram)
+	__acquires(&zram->backing.read_srcu)
+{
+	return srcu_down_read(&zram->backing.read_srcu);
+}
+
+/**
+ * zram_wb_read - read one written-back slot from the backing device
+ * @zram: device with a backing device
+ * @page: destination page (PAGE_SIZE bytes)
+ * @block: backing device block (the ZRAM_WB slot's handle, read under the
+ *	slot lock together with @pin)
+ * @pin: from zram_wb_read_pin(); dropped on every path: when the read
+ *	completed (with @parent: in its completion), or at once on error
+ * @parent: bio to chain the read to, or NULL to read synchronously
+ * @nowait: the caller must not block (REQ_NOWAIT); only with @parent
+ *
+ * With @parent the read is submitted chained to it, so @parent completes
+ * after the data arrived (or fails with the read's error). With @nowait
+ * the read is refused with -EAGAIN and no side effect when the backing
+ * device does not support nowait or memory is short; once submitted, a
+ * BLK_STS_AGAIN from the backing device makes a worker issue it again,
+ * blocking, so @parent never fails with it.
+ *
+ * Context: @parent: any context zram's ->submit_bio runs in; never sleeps
+ * with @nowait. No @parent: process context, sleeps.
+ * Return: 0 (with @parent: submitted), -EAGAIN, -ENOMEM, or the read's
+ * -errno (without @parent).
+ */
+int zram_wb_read(struct zram *zram, struct page *page, unsigned long block,
+		 int pin, struct bio *parent, bool nowait)
+	__releases(&zram->backing.read_srcu)
+{
+	int ret;
+
+	if (parent) {
+		ret = zram_wb_read_async(zram, page, block, pin, parent,
+					 nowait);
+	} else {
+		ret = zram_wb_read_sync(zram, page, block);
+		zram_wb_read_unpin(zram, pin);
+	}
+	/*
+	 * bd_reads counts reads issued: a chained read once submitted,
+	 * whatever its outcome (a retry after BLK_STS_AGAIN is the same
+	 * read); a synchronous read only when it succeeded, as its error
+	 * cannot tell a read refused before reaching the device from one the
+	 * device failed.
+	 */
+	if (!ret)
+		atomic64_inc(&zram->stats.bd_reads);
+	return ret;
+}
+
+/**
+ * zram_wb_free_block - release the backing device block of a slot
+ * @zram: device
+ * @block: block number, a ZRAM_WB slot's handle
+ *
+ * The block is not reusable at once: a read that pinned it may still be
+ * in flight. It waits in backing.free_pending until the next harvest by a
+ * writeback (zram_wb_harvest()).
+ *
+ * Context: slot lock of the ZRAM_WB slot held (which keeps the bitmaps
+ * alive); like the slot lock, never in interrupt context; never sleeps.
+ */
+void zram_wb_free_block(struct zram *zram, unsigned long block)
+{
+	struct zram_bdev *bd = &zram->backing;
+
+	WARN_ON_ONCE(!test_bit(block, bd->bitmap));
+	WARN_ON_ONCE(test_and_set_bit(block, bd->free_pending));
+	atomic64_dec(&zram->stats.bd_count);
+}
+
+/**
+ * zram_bdev_module_init() - create the workers of backing device reads
+ *
+ * Context: module init; sleeps.
+ * Return: 0 or -ENOMEM.
+ */
+int zram_bdev_module_init(void)
+{
+	zram_wb_read_wq = alloc_workqueue("zram_wb_read",
+					  WQ_UNBOUND | WQ_MEM_RECLAIM, 0);
+	return zram_wb_read_wq ? 0 : -ENOMEM;
+}
+
+/**
+ * zram_bdev_module_exit() - destroy them, once every device is gone
+ *
+ * Context: module exit; sleeps.
+ */
+void zram_bdev_module_exit(void)
+{
+	destroy_workqueue(zram_wb_read_wq);
+}

@@ -1,0 +1,123 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * zram backing device (zram_bdev.c): attaching and releasing it, the
+ * bitmap of its 4 KiB blocks and their lifetime, and reading written-back
+ * slots from it.
+ *
+ * Included by zram.h before struct zram is defined; it may only use struct
+ * zram as an incomplete type.
+ */
+#ifndef _ZRAM_BDEV_H_
+#define _ZRAM_BDEV_H_
+
+#include <linux/bio.h>
+#include <linux/blkdev.h>
+#include <linux/srcu.h>
+#include <linux/types.h>
+
+struct file;
+struct page;
+struct zram;
+
+#ifdef CONFIG_ZRAM_WRITEBACK
+
+/**
+ * struct zram_bdev - the backing device of one zram device
+ * @bdev_file: the backing device, opened exclusively with the zram device
+ *	as holder; NULL when none. @bdev_file, @bdev, @bdev_path, @bitmap and
+ *	@nr_blocks are set only while the device is not initialized, and
+ *	cleared only by reset, both with init_lock held for write; readers
+ *	hold init_lock for read, or zram_wb.lock on an initialized device, or
+ *	a slot lock of a ZRAM_WB slot (which pins them, as reset frees every
+ *	slot first), or are a writeback's commit work, which the writeback
+ *	flushes before it returns.
+ * @bdev: block device of @bdev_file
+ * @bdev_path: path written to backing_dev, shown by it
+ * @bitmap: one bit per 4 KiB block of the backing device, set while the
+ *	block is in use, reserved or waiting in @free_pending/@free_staged;
+ *	block 0 is never used (a ZRAM_WB handle of 0 would look empty), so
+ *	its bit stays set. Bits change only by atomic bitops, see
+ *	zram_extent.c. One allocation holds @bitmap, @free_pending and
+ *	@free_staged.
+ * @free_pending: blocks freed by zram_wb_free_block() (under the slot lock)
+ *	that a reader may still be reading; set_bit() by the freer, moved to
+ *	@free_staged by the writeback that holds zram_wb.lock
+ * @free_staged: blocks taken from @free_pending by the writeback holding
+ *	zram_wb.lock, released once @read_srcu had a grace period (under
+ *	that lock)
+ * @nr_blocks: number of bits in each bitmap
+ * @read_srcu: pins blocks read by written-back slot reads: a reader takes
+ *	srcu_down_read() under the slot lock and srcu_up_read() when its
+ *	backing device read completed (possibly in irq context). A freed
+ *	block is reused only after a synchronize_srcu() that started after
+ *	the free, so it never changes under a read that saw it.
+ * @read_bs: bio_set of the chained backing device reads; its front pad
+ *	carries the pin to the completion
+ * @read_ready: @read_srcu and @read_bs are initialized. Set by the first
+ *	backing_dev store, cleared by reset, both with init_lock held for
+ *	write; reset may run twice (hot_remove), the second one finds it
+ *	clear
+ */
+struct zram_bdev {
+	struct file *bdev_file;
+	struct block_device *bdev;
+	char *bdev_path;
+	unsigned long *bitmap;
+	unsigned long *free_pending;
+	unsigned long *free_staged;
+	unsigned long nr_blocks;
+	struct srcu_struct read_srcu;
+	struct bio_set read_bs;
+	bool read_ready;
+};
+
+/* First sector of a backing device block. */
+static inline sector_t zram_wb_block_sector(unsigned long block)
+{
+	return (sector_t)block << (PAGE_SHIFT - SECTOR_SHIFT);
+}
+
+int zram_bdev_module_init(void);
+void zram_bdev_module_exit(void);
+int zram_wb_attach_bdev(struct zram *zram, const char *path);
+void zram_wb_release_bdev(struct zram *zram);
+void zram_wb_read_exit(struct zram *zram);
+bool zram_wb_harvest(struct zram *zram);
+void zram_wb_free_block(struct zram *zram, unsigned long block);
+int zram_wb_read_pin(struct zram *zram);
+int zram_wb_read(struct zram *zram, struct page *page, unsigned long block,
+		 int pin, struct bio *parent, bool nowait);
+
+#else /* CONFIG_ZRAM_WRITEBACK */
+
+struct zram_bdev {
+};
+
+static inline int zram_bdev_module_init(void)
+{
+	return 0;
+}
+
+static inline void zram_bdev_module_exit(void)
+{
+}
+
+static inline void zram_wb_free_block(struct zram *zram, unsigned long block)
+{
+}
+
+static inline int zram_wb_read_pin(struct zram *zram)
+{
+	return 0;
+}
+
+static inline int zram_wb_read(struct zram *zram, struct page *page,
+			       unsigned long block, int pin,
+			       struct bio *parent, bool nowait)
+{
+	return -EIO;
+}
+
+#endif /* CONFIG_ZRAM_WRITEBACK */
+
+#endif /* _ZRAM_BDEV_H_ */

@@ -1,0 +1,426 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * zram writeback attributes: backing_dev, writeback (parsing its input and
+ * running the engine), writeback_limit, writeback_limit_enable,
+ * writeback_batch_size and bd_stat. Each is described in
+ * Documentation/ABI/testing/sysfs-block-zram.
+ */
+
+#define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
+
+#include <linux/cleanup.h>
+#include <linux/debugfs.h>
+#include <linux/slab.h>
+#include <linux/string.h>
+#include <linux/sysfs.h>
+
+#include "zram.h"
+
+static int zram_wb_parse_mode(const char *val, unsigned int *mode)
+{
+	if (!strcmp(val, "idle"))
+		*mode = ZRAM_WB_IDLE;
+	else if (!strcmp(val, "huge"))
+		*mode = ZRAM_WB_HUGE;
+	else if (!strcmp(val, "huge_idle"))
+		*mode = ZRAM_WB_IDLE | ZRAM_WB_HUGE;
+	else if (!strcmp(val, "incompressible"))
+		*mode = ZRAM_WB_INCOMPRESSIBLE;
+	else
+		return -EINVAL;
+	return 0;
+}
+
+/* "N": a slot index below @nr_pages. */
+static int zram_wb_parse_index(const char *val, unsigned long nr_pages,
+			       unsigned long *index)
+{
+	int ret;
+
+	ret = kstrtoul(val, 10, index);
+	if (ret)
+		return ret;
+	return *index < nr_pages ? 0 : -ERANGE;
+}
+
+/* "N": the one slot N. */
+static int zram_wb_parse_slot(const char *val, unsigned long nr_pages,
+			      struct zram_wb_op *op)
+{
+	int ret;
+
+	ret = zram_wb_parse_index(val, nr_pages, &op->lo);
+	op->hi = op->lo + 1;
+	return ret;
+}
+
+/* "A-B": slot indexes A to B inclusive, A <= B < @nr_pages. */
+static int zram_wb_parse_range(char *val, unsigned long nr_pages,
+			       struct zram_wb_op *op)
+{
+	char *hi = strchr(val, '-');
+	int ret;
+
+	if (!hi)
+		return -EINVAL;
+	*hi++ = '\0';
+	ret = zram_wb_parse_index(val, nr_pages, &op->lo);
+	if (ret)
+		return ret;
+	ret = zram_wb_parse_index(hi, nr_pages, &op->hi);
+	if (ret)
+		return ret;
+	if (op->lo > op->hi)
+		return -ERANGE;
+	op->hi++;
+	return 0;
+}
+
+/**
+ * zram_wb_parse_param - parse one writeback parameter
+ * @param: the parameter, modified
+ * @nr_pages: device size in pages
+ * @mode: in/out, the mode; set by "idle", "huge", "huge_idle",
+ *	"incompressible" or "type=<one of them>", at most once
+ * @op: out, the slot range of "page_index=N" (slot N) or
+ *	"page_indexes=A-B" (slots A to B)
+ *
+ * Context: any.
+ * Return: 1 when @op was filled, 0 when @mode was set, -EINVAL for bad
+ * syntax or a second mode, -ERANGE for an index out of range.
+ */
+static int zram_wb_parse_param(char *param, unsigned long nr_pages,
+			       int *mode, struct zram_wb_op *op)
+{
+	char *val = strchr(param, '=');
+	unsigned int parsed;
+	int ret;
+
+	if (val)
+		*val++ = '\0';
+	if (!val || !strcmp(param, "type")) {
+		ret = zram_wb_parse_mode(val ? val : param, &parsed);
+		if (ret || *mode >= 0)
+			return -EINVAL;
+		*mode = parsed;
+		return 0;
+	}
+	if (!strcmp(param, "page_indexes"))
+		ret = zram_wb_parse_range(val, nr_pages, op);
+	else if (!strcmp(param, "page_index"))
+		ret = zram_wb_parse_slot(val, nr_pages, op);
+	else
+		return -EINVAL;
+	return ret ? ret : 1;
+}
+
+/**
+ * zram_wb_parse - parse what was written to the writeback attribute
+ * @buf: space-separated parameters, see zram_wb_parse_param()
+ * @nr_pages: device size in pages
+ * @opsp: out, array of slot ranges to write back in order, to kfree()
+ *
+ * Slot ranges are kept in the order given and may repeat or overlap. The
+ * mode, if any, applies to all of them; a mode without a range applies to
+ * the whole device. A range without a mode takes any stored slot.
+ *
+ * Context: process context; may sleep.
+ * Return: number of ranges (at least 1), -EINVAL (syntax, or nothing
+ * given), -ERANGE, or -ENOMEM. On error nothing is allocated.
+ */
+static int zram_wb_parse(const char *buf, unsigned long nr_pages,
+			 struct zram_wb_op **opsp)
+{
+	char *args __free(kfree) = kstrdup(buf, GFP_KERNEL);
+	struct zram_wb_op *ops __free(kfree) = NULL;
+	int nr = 0, mode = -1, i, ret;
+	char *cur, *param;
+
+	if (!args)
+		return -ENOMEM;
+	/* Every parameter takes at least two characters but the last. */
+	ops = kcalloc(strlen(args) / 2 + 1, sizeof(*ops), GFP_KERNEL);
+	if (!ops)
+		return -ENOMEM;
+	cur = args;
+	while ((param = strsep(&cur, " \t\n"))) {
+		if (!*param)
+			continue;
+		ret = zram_wb_parse_param(param, nr_pages, &mode, &ops[nr]);
+		if (ret < 0)
+			return ret;
+		nr += ret;
+	}
+	if (!nr) {
+		if (mode < 0)
+			return -EINVAL;
+		ops[0].lo = 0;
+		ops[0].hi = nr_pages;
+		nr = 1;
+	}
+	for (i = 0; i < nr; i++)
+		ops[i].mode = mode < 0 ? 0 : mode;
+	*opsp = no_free_ptr(ops);
+	return nr;
+}
+
+/**
+ * zram_wb_prepare - check the device and parse a writeback request
+ * @zram: device
+ * @buf: what was written to the writeback attribute
+ * @opsp: out, the parsed slot ranges, see zram_wb_parse()
+ *
+ * Context: process context, zram_wb.lock held; takes init_lock for read.
+ * Return: number of ranges; -EINVAL (not initialized, bad syntax),
+ * -ERANGE, -ENOMEM, or -ENODEV (no backing device).
+ */
+static int zram_wb_prepare(struct zram *zram, const char *buf,
+			   struct zram_wb_op **opsp)
+{
+	int ret;
+
+	lockdep_assert_held(&zram->wb.lock);
+	guard(rwsem_read)(&zram->init_lock);
+	if (!zram_init_done(zram))
+		return -EINVAL;
+	/* Bad syntax is reported before a missing backing device. */
+	ret = zram_wb_parse(buf, zram->disksize >> PAGE_SHIFT, opsp);
+	if (ret > 0 && !zram->backing.bdev_file) {
+		kfree(*opsp);
+		*opsp = NULL;
+		return -ENODEV;
+	}
+	return ret;
+}
+
+/*
+ * The writeback attribute. A writeback holds zram_wb.lock, not init_lock,
+ * while it runs: a second one waits for it (killable), and reset takes
+ * zram_wb.lock before init_lock, so it waits for the writeback without
+ * making readers of the statistics wait behind it.
+ */
+static ssize_t writeback_store(struct device *dev,
+			       struct device_attribute *attr,
+			       const char *buf, size_t len)
+{
+	struct zram *zram = dev_to_zram(dev);
+	struct zram_wb_op *ops = NULL;
+	int ret;
+
+	if (mutex_lock_killable(&zram->wb.lock))
+		return -EINTR;
+	ret = zram_wb_prepare(zram, buf, &ops);
+	if (ret > 0)
+		ret = zram_wb_run(zram, ops, ret);
+	mutex_unlock(&zram->wb.lock);
+	kfree(ops);
+	return ret ? ret : len;
+}
+
+/* The two writeback_limit attributes: which field a show or store is for. */
+enum zram_wb_limit_field {
+	ZRAM_WB_LIMIT_ENABLE,
+	ZRAM_WB_LIMIT_PAGES,
+};
+
+/**
+ * zram_wb_limit_store() - parse and set writeback_limit or its enable flag
+ * @dev: disk device
+ * @buf: decimal value: 4 KiB units for the limit, 0/non-zero for enable
+ * @len: length of @buf
+ * @field: which of the two to set
+ *
+ * Bumps limit_gen so that a running writeback re-reads the budget.
+ *
+ * Context: process context; takes init_lock for read, then limit_lock.
+ * Return: @len, or -EINVAL for a value that is not a decimal u64.
+ */
+static ssize_t zram_wb_limit_store(struct device *dev, const char *buf,
+				   size_t len, enum zram_wb_limit_field field)
+{
+	struct zram *zram = dev_to_zram(dev);
+	struct zram_wb *wb = &zram->wb;
+	u64 val;
+
+	if (kstrtoull(buf, 10, &val))
+		return -EINVAL;
+	guard(rwsem_read)(&zram->init_lock);
+	spin_lock(&wb->limit_lock);
+	if (field == ZRAM_WB_LIMIT_ENABLE)
+		wb->limit_enable = val;
+	else
+		wb->limit = val;
+	wb->limit_gen++;
+	spin_unlock(&wb->limit_lock);
+	return len;
+}
+
+/**
+ * zram_wb_limit_show() - print writeback_limit or its enable flag
+ * @dev: disk device
+ * @buf: sysfs page
+ * @field: which of the two to print
+ *
+ * Context: process context; takes init_lock for read, then limit_lock.
+ * Return: bytes written to @buf.
+ */
+static ssize_t zram_wb_limit_show(struct device *dev, char *buf,
+				  enum zram_wb_limit_field field)
+{
+	struct zram *zram = dev_to_zram(dev);
+	struct zram_wb *wb = &zram->wb;
+	u64 val;
+
+	guard(rwsem_read)(&zram->init_lock);
+	scoped_guard(spinlock, &wb->limit_lock)
+		val = field == ZRAM_WB_LIMIT_ENABLE ? wb->limit_enable :
+						      wb->limit;
+	return sysfs_emit(buf, "%llu\n", val);
+}
+
+static ssize_t writeback_limit_enable_store(struct device *dev,
+					    struct device_attribute *attr,
+					    const char *buf, size_t len)
+{
+	return zram_wb_limit_store(dev, buf, len, ZRAM_WB_LIMIT_ENABLE);
+}
+
+static ssize_t writeback_limit_enable_show(struct device *dev,
+					   struct device_attribute *attr,
+					   char *buf)
+{
+	return zram_wb_limit_show(dev, buf, ZRAM_WB_LIMIT_ENABLE);
+}
+
+static ssize_t writeback_limit_store(struct device *dev,
+				     struct device_attribute *attr,
+				     const char *buf, size_t len)
+{
+	return zram_wb_limit_store(dev, buf, len, ZRAM_WB_LIMIT_PAGES);
+}
+
+static ssize_t writeback_limit_show(struct device *dev,
+				    struct device_attribute *attr, char *buf)
+{
+	return zram_wb_limit_show(dev, buf, ZRAM_WB_LIMIT_PAGES);
+}
+
+static ssize_t writeback_batch_size_store(struct device *dev,
+					  struct device_attribute *attr,
+					  const char *buf, size_t len)
+{
+	struct zram *zram = dev_to_zram(dev);
+	unsigned int val;
+
+	if (kstrtouint(buf, 10, &val) || !val)
+		return -EINVAL;
+	/* Sampled once by each writeback; a running one keeps its value. */
+	WRITE_ONCE(zram->wb.batch_size, val);
+	return len;
+}
+
+static ssize_t writeback_batch_size_show(struct device *dev,
+					 struct device_attribute *attr,
+					 char *buf)
+{
+	struct zram *zram = dev_to_zram(dev);
+
+	return sysfs_emit(buf, "%u\n", READ_ONCE(zram->wb.batch_size));
+}
+
+static ssize_t bd_stat_show(struct device *dev, struct device_attribute *attr,
+			    char *buf)
+{
+	struct zram *zram = dev_to_zram(dev);
+
+	guard(rwsem_read)(&zram->init_lock);
+	return sysfs_emit(buf, "%8llu %8llu %8llu\n",
+			  (u64)atomic64_read(&zram->stats.bd_count) *
+			  ZRAM_WB_UNITS_PER_PAGE,
+			  (u64)atomic64_read(&zram->stats.bd_reads) *
+			  ZRAM_WB_UNITS_PER_PAGE,
+			  (u64)atomic64_read(&zram->stats.bd_writes) *
+			  ZRAM_WB_UNITS_PER_PAGE);
+}
+
+#ifdef CONFIG_ZRAM_MEMORY_TRACKING
+/*
+ * Benchmark knob, (re)created whenever a backing device is attached: the
+ * core creates the device's debugfs directory after zram_wb_init(), and
+ * removes it with everything in it.
+ */
+static void zram_wb_debugfs_register(struct zram *zram)
+{
+	if (!zram->debugfs_dir)
+		return;
+	debugfs_lookup_and_remove("wb_max_bio_pages", zram->debugfs_dir);
+	debugfs_create_u32("wb_max_bio_pages", 0600, zram->debugfs_dir,
+			   &zram->wb.max_bio_pages);
+}
+#else
+static void zram_wb_debugfs_register(struct zram *zram)
+{
+}
+#endif
+
+static ssize_t backing_dev_store(struct device *dev,
+				 struct device_attribute *attr,
+				 const char *buf, size_t len)
+{
+	char *path __free(kfree) = kstrndup(buf, PATH_MAX, GFP_KERNEL);
+	struct zram *zram = dev_to_zram(dev);
+	int err;
+
+	if (!path)
+		return -ENOMEM;
+	/* Ignore one trailing newline, as upstream. */
+	if (*path && path[strlen(path) - 1] == '\n')
+		path[strlen(path) - 1] = '\0';
+
+	guard(rwsem_write)(&zram->init_lock);
+	if (zram_init_done(zram))
+		return -EBUSY;
+	err = zram_wb_attach_bdev(zram, path);
+	if (err)
+		return err;
+	zram_wb_debugfs_register(zram);
+	pr_info("%s: backing device %s\n", zram->disk->disk_name, path);
+	return len;
+}
+
+static ssize_t backing_dev_show(struct device *dev,
+				struct device_attribute *attr, char *buf)
+{
+	struct zram *zram = dev_to_zram(dev);
+
+	guard(rwsem_read)(&zram->init_lock);
+	if (!zram->backing.bdev_path)
+		return sysfs_emit(buf, "none\n");
+	return sysfs_emit(buf, "%s\n", zram->backing.bdev_path);
+}
+
+static DEVICE_ATTR_RW(backing_dev);
+
+static DEVICE_ATTR_WO(writeback);
+
+static DEVICE_ATTR_RW(writeback_limit);
+
+static DEVICE_ATTR_RW(writeback_limit_enable);
+
+static DEVICE_ATTR_RW(writeback_batch_size);
+
+static DEVICE_ATTR_RO(bd_stat);
+
+static struct attribute *zram_wb_attrs[] = {
+	&dev_attr_backing_dev.attr,
+	&dev_attr_writeback.attr,
+	&dev_attr_writeback_limit.attr,
+	&dev_attr_writeback_limit_enable.attr,
+	&dev_attr_writeback_batch_size.attr,
+	&dev_attr_bd_stat.attr,
+	NULL,
+};
+
+const struct attribute_group zram_wb_attr_group = {
+	.attrs = zram_wb_attrs,
+};
