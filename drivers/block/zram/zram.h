@@ -53,7 +53,7 @@ enum zram_pageflags {
 	 * zram_slot_free() (so a slot freed or overwritten while selected
 	 * drops out) and by writeback.
 	 */
-	ZRAM_PP_SLOT,
+	ZRAM_WB_SELECTED,
 	/* Core: stored uncompressed in a PAGE_SIZE zsmalloc object. */
 	ZRAM_HUGE,
 	/* Core (idle store) sets, any access clears: not used since marked. */

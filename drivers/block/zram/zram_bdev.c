@@ -20,18 +20,18 @@
 #include "zram_slot.h"
 
 /**
- * struct zram_wb_rbio - a backing device read chained to a zram bio
+ * struct zram_bdev_rbio - a backing device read chained to a zram bio
  * @zram: the device, whose backing.read_srcu @pin belongs to
  * @parent: the zram bio, completed after this read
  * @page: destination page
  * @block: backing device block read
- * @retry: runs zram_wb_read_retry_fn() when the backing device refused
+ * @retry: runs zram_bdev_read_retry_fn() when the backing device refused
  *	a REQ_NOWAIT read with BLK_STS_AGAIN
  * @pin: srcu_down_read() index, released at completion
  * @bio: the read; last, allocated from backing.read_bs with the fields above as
  *	front pad
  */
-struct zram_wb_rbio {
+struct zram_bdev_rbio {
 	struct zram *zram;
 	struct bio *parent;
 	struct page *page;
@@ -46,10 +46,10 @@ struct zram_wb_rbio {
  * with BLK_STS_AGAIN, and the synchronous reads of partial I/O. Both
  * complete zram bios: WQ_MEM_RECLAIM.
  */
-static struct workqueue_struct *zram_wb_read_wq;
+static struct workqueue_struct *zram_bdev_read_wq;
 
 /**
- * zram_wb_open_bdev - open a backing device exclusively
+ * zram_bdev_open - open a backing device exclusively
  * @zram: device that will hold it
  * @path: path of a block device node
  *
@@ -59,7 +59,7 @@ static struct workqueue_struct *zram_wb_read_wq;
  * than one page), -EBUSY (held exclusively by someone else), others from
  * lookup_bdev() and bdev_file_open_by_dev().
  */
-static struct file *zram_wb_open_bdev(struct zram *zram, const char *path)
+static struct file *zram_bdev_open(struct zram *zram, const char *path)
 {
 	struct file *bdev_file;
 	dev_t devt;
@@ -83,14 +83,14 @@ static struct file *zram_wb_open_bdev(struct zram *zram, const char *path)
 }
 
 /**
- * zram_wb_release_bdev - release the backing device and its bitmaps
+ * zram_bdev_release - release the backing device and its bitmaps
  * @zram: device, not initialized (or every slot freed)
  *
  * Does nothing when there is none.
  *
  * Context: process context, init_lock held for write; sleeps.
  */
-void zram_wb_release_bdev(struct zram *zram)
+void zram_bdev_release(struct zram *zram)
 {
 	struct zram_bdev *bd = &zram->backing;
 
@@ -110,7 +110,7 @@ void zram_wb_release_bdev(struct zram *zram)
 }
 
 /**
- * zram_wb_read_init - initialize the read pin state on first attach
+ * zram_bdev_read_init - initialize the read pin state on first attach
  * @zram: device, init_lock held for write
  *
  * backing.read_srcu and backing.read_bs then stay until reset, across backing
@@ -119,7 +119,7 @@ void zram_wb_release_bdev(struct zram *zram)
  * Context: process context; sleeps.
  * Return: 0 or -ENOMEM.
  */
-static int zram_wb_read_init(struct zram *zram)
+static int zram_bdev_read_init(struct zram *zram)
 {
 	struct zram_bdev *bd = &zram->backing;
 	int err;
@@ -137,7 +137,7 @@ static int zram_wb_read_init(struct zram *zram)
 	 * its own unissued bios.
 	 */
 	err = bioset_init(&bd->read_bs, BIO_POOL_SIZE,
-			  offsetof(struct zram_wb_rbio, bio),
+			  offsetof(struct zram_bdev_rbio, bio),
 			  BIOSET_NEED_BVECS | BIOSET_NEED_RESCUER);
 	if (err)
 		goto out_cleanup_srcu;
@@ -150,7 +150,7 @@ out_cleanup_srcu:
 }
 
 /**
- * zram_wb_read_exit - free the read pin state, if initialized
+ * zram_bdev_read_exit - free the read pin state, if initialized
  * @zram: device
  *
  * A second call does nothing. No written-back slot read may be in flight:
@@ -160,7 +160,7 @@ out_cleanup_srcu:
  *
  * Context: process context, init_lock held for write; sleeps.
  */
-void zram_wb_read_exit(struct zram *zram)
+void zram_bdev_read_exit(struct zram *zram)
 {
 	struct zram_bdev *bd = &zram->backing;
 
@@ -173,7 +173,7 @@ void zram_wb_read_exit(struct zram *zram)
 }
 
 /**
- * zram_wb_attach_bdev - attach an opened backing device
+ * zram_bdev_attach - attach an opened backing device
  * @zram: device, not initialized, init_lock held for write
  * @path: path as written to backing_dev
  *
@@ -182,9 +182,9 @@ void zram_wb_read_exit(struct zram *zram)
  * so on error the backing device did not change.
  *
  * Context: process context; sleeps.
- * Return: 0 or -errno, see zram_wb_open_bdev(); -ENOMEM.
+ * Return: 0 or -errno, see zram_bdev_open(); -ENOMEM.
  */
-int zram_wb_attach_bdev(struct zram *zram, const char *path)
+int zram_bdev_attach(struct zram *zram, const char *path)
 {
 	struct zram_bdev *bd = &zram->backing;
 	unsigned long nr_blocks, longs;
@@ -197,7 +197,7 @@ int zram_wb_attach_bdev(struct zram *zram, const char *path)
 	saved_path = kstrdup(path, GFP_KERNEL);
 	if (!saved_path)
 		return -ENOMEM;
-	bdev_file = zram_wb_open_bdev(zram, path);
+	bdev_file = zram_bdev_open(zram, path);
 	if (IS_ERR(bdev_file)) {
 		err = PTR_ERR(bdev_file);
 		goto out_free_path;
@@ -210,13 +210,13 @@ int zram_wb_attach_bdev(struct zram *zram, const char *path)
 		err = -ENOMEM;
 		goto out_put_bdev;
 	}
-	err = zram_wb_read_init(zram);
+	err = zram_bdev_read_init(zram);
 	if (err)
 		goto out_free_bitmap;
 	/* Block 0 is never used: a ZRAM_WB handle of 0 would look empty. */
 	set_bit(0, bitmap);
 
-	zram_wb_release_bdev(zram);
+	zram_bdev_release(zram);
 	bd->bdev_file = bdev_file;
 	bd->bdev = file_bdev(bdev_file);
 	bd->bdev_path = saved_path;
@@ -236,10 +236,10 @@ out_free_path:
 }
 
 /**
- * zram_wb_harvest - make the blocks freed since the last harvest reusable
+ * zram_bdev_harvest - make the blocks freed since the last harvest reusable
  * @zram: device with a backing device
  *
- * Blocks freed by zram_wb_free_block() wait in backing.free_pending. They are
+ * Blocks freed by zram_bdev_free_block() wait in backing.free_pending. They are
  * staged first and only then is a grace period of backing.read_srcu waited
  * for: every read that pinned a staged block pinned it before the free
  * (under the slot lock), hence before the staging, so the grace period
@@ -250,7 +250,7 @@ out_free_path:
  * something to harvest.
  * Return: true when blocks were made reusable.
  */
-bool zram_wb_harvest(struct zram *zram)
+bool zram_bdev_harvest(struct zram *zram)
 {
 	struct zram_bdev *bd = &zram->backing;
 
@@ -265,15 +265,15 @@ bool zram_wb_harvest(struct zram *zram)
 }
 
 /* Reads one block into @page and waits for it. Process context, sleeps. */
-static int zram_wb_read_wait(struct block_device *bdev, struct page *page,
-			     unsigned long block)
+static int zram_bdev_read_wait(struct block_device *bdev, struct page *page,
+			       unsigned long block)
 {
 	struct bio_vec bvec;
 	struct bio bio;
 	int ret;
 
 	bio_init(&bio, bdev, &bvec, 1, REQ_OP_READ);
-	bio.bi_iter.bi_sector = zram_wb_block_sector(block);
+	bio.bi_iter.bi_sector = zram_bdev_block_sector(block);
 	__bio_add_page(&bio, page, PAGE_SIZE, 0);
 	ret = submit_bio_wait(&bio);
 	bio_uninit(&bio);
@@ -281,14 +281,14 @@ static int zram_wb_read_wait(struct block_device *bdev, struct page *page,
 }
 
 /**
- * struct zram_wb_sync_read - a synchronous read handed to a worker
- * @work: runs zram_wb_sync_read_fn()
+ * struct zram_bdev_sync_read - a synchronous read handed to a worker
+ * @work: runs zram_bdev_sync_read_fn()
  * @bdev: backing device
  * @page: destination page
  * @block: backing device block
  * @error: result, 0 or -errno
  */
-struct zram_wb_sync_read {
+struct zram_bdev_sync_read {
 	struct work_struct work;
 	struct block_device *bdev;
 	struct page *page;
@@ -296,73 +296,73 @@ struct zram_wb_sync_read {
 	int error;
 };
 
-static void zram_wb_sync_read_fn(struct work_struct *work)
+static void zram_bdev_sync_read_fn(struct work_struct *work)
 {
-	struct zram_wb_sync_read *rd =
-		container_of(work, struct zram_wb_sync_read, work);
+	struct zram_bdev_sync_read *rd =
+		container_of(work, struct zram_bdev_sync_read, work);
 
-	rd->error = zram_wb_read_wait(rd->bdev, rd->page, rd->block);
+	rd->error = zram_bdev_read_wait(rd->bdev, rd->page, rd->block);
 }
 
 /*
  * Inside zram's ->submit_bio (current->bio_list set), submit_bio() only
  * queues the bio until we return, so waiting for it there would deadlock:
- * issue and wait for it from a worker instead. zram_wb_read_wq, like the
+ * issue and wait for it from a worker instead. zram_bdev_read_wq, like the
  * bio workers that may get here, is WQ_MEM_RECLAIM, so flushing it from
  * them is allowed. Elsewhere (a worker finishing a bio) wait in place.
  */
-static int zram_wb_read_sync(struct zram *zram, struct page *page,
-			     unsigned long block)
+static int zram_bdev_read_sync(struct zram *zram, struct page *page,
+			       unsigned long block)
 {
-	struct zram_wb_sync_read rd = {
+	struct zram_bdev_sync_read rd = {
 		.bdev = zram->backing.bdev,
 		.page = page,
 		.block = block,
 	};
 
 	if (!current->bio_list)
-		return zram_wb_read_wait(zram->backing.bdev, page, block);
-	INIT_WORK_ONSTACK(&rd.work, zram_wb_sync_read_fn);
-	queue_work(zram_wb_read_wq, &rd.work);
+		return zram_bdev_read_wait(zram->backing.bdev, page, block);
+	INIT_WORK_ONSTACK(&rd.work, zram_bdev_sync_read_fn);
+	queue_work(zram_bdev_read_wq, &rd.work);
 	flush_work(&rd.work);
 	destroy_work_on_stack(&rd.work);
 	return rd.error;
 }
 
 /*
- * Drops a read pin taken by zram_wb_read_pin(). Any context, including
+ * Drops a read pin taken by zram_bdev_read_pin(). Any context, including
  * hard interrupt; never sleeps.
  */
-static void zram_wb_read_unpin(struct zram *zram, int pin)
+static void zram_bdev_read_unpin(struct zram *zram, int pin)
 	__releases(&zram->backing.read_srcu)
 {
 	srcu_up_read(&zram->backing.read_srcu, pin);
 }
 
-static void zram_wb_read_end_io(struct bio *bio);
+static void zram_bdev_read_end_io(struct bio *bio);
 
 /* Points a new or reset chained read at its block and page. */
-static void zram_wb_rbio_prep(struct zram_wb_rbio *rbio)
+static void zram_bdev_rbio_prep(struct zram_bdev_rbio *rbio)
 {
 	struct bio *bio = &rbio->bio;
 
-	bio->bi_iter.bi_sector = zram_wb_block_sector(rbio->block);
-	bio->bi_end_io = zram_wb_read_end_io;
+	bio->bi_iter.bi_sector = zram_bdev_block_sector(rbio->block);
+	bio->bi_end_io = zram_bdev_read_end_io;
 	__bio_add_page(bio, rbio->page, PAGE_SIZE, 0);
 }
 
 /*
  * Issues a chained read again without REQ_NOWAIT. The parent still counts
- * it as pending and the pin is still held. zram_wb_read_wq worker:
+ * it as pending and the pin is still held. zram_bdev_read_wq worker:
  * process context, may sleep.
  */
-static void zram_wb_read_retry_fn(struct work_struct *work)
+static void zram_bdev_read_retry_fn(struct work_struct *work)
 {
-	struct zram_wb_rbio *rbio =
-		container_of(work, struct zram_wb_rbio, retry);
+	struct zram_bdev_rbio *rbio =
+		container_of(work, struct zram_bdev_rbio, retry);
 
 	bio_reset(&rbio->bio, rbio->zram->backing.bdev, REQ_OP_READ);
-	zram_wb_rbio_prep(rbio);
+	zram_bdev_rbio_prep(rbio);
 	submit_bio(&rbio->bio);
 }
 
@@ -374,20 +374,20 @@ static void zram_wb_read_retry_fn(struct work_struct *work)
  * may already be partly served, so it is read again from a worker (see
  * the nowait contract in zram_drv.c). Any context, including hard irq.
  */
-static void zram_wb_read_end_io(struct bio *bio)
+static void zram_bdev_read_end_io(struct bio *bio)
 {
-	struct zram_wb_rbio *rbio = container_of(bio, struct zram_wb_rbio, bio);
+	struct zram_bdev_rbio *rbio = container_of(bio, struct zram_bdev_rbio, bio);
 	struct bio *parent = rbio->parent;
 
 	if (bio->bi_status == BLK_STS_AGAIN && (bio->bi_opf & REQ_NOWAIT)) {
-		queue_work(zram_wb_read_wq, &rbio->retry);
+		queue_work(zram_bdev_read_wq, &rbio->retry);
 		return;
 	}
-	/* For sparse: the pin zram_wb_read_async() handed over. */
+	/* For sparse: the pin zram_bdev_read_async() handed over. */
 	__acquire(&rbio->zram->backing.read_srcu);
 	if (bio->bi_status && !parent->bi_status)
 		parent->bi_status = bio->bi_status;
-	zram_wb_read_unpin(rbio->zram, rbio->pin);
+	zram_bdev_read_unpin(rbio->zram, rbio->pin);
 	bio_put(bio);
 	bio_endio(parent);
 }
@@ -398,13 +398,13 @@ static void zram_wb_read_end_io(struct bio *bio)
  * device lacks nowait support or memory is short. Returns 0, -EAGAIN or
  * -ENOMEM.
  */
-static int zram_wb_read_async(struct zram *zram, struct page *page,
-			      unsigned long block, int pin, struct bio *parent,
-			      bool nowait)
+static int zram_bdev_read_async(struct zram *zram, struct page *page,
+				unsigned long block, int pin, struct bio *parent,
+				bool nowait)
 	__releases(&zram->backing.read_srcu)
 {
 	struct block_device *bdev = zram->backing.bdev;
-	struct zram_wb_rbio *rbio;
+	struct zram_bdev_rbio *rbio;
 	struct bio *bio = NULL;
 
 	/* Without REQ_NOWAIT the mempool makes this wait, never fail. */
@@ -416,49 +416,49 @@ static int zram_wb_read_async(struct zram *zram, struct page *page,
 				       GFP_NOWAIT | __GFP_NOWARN,
 				       &zram->backing.read_bs);
 	if (!bio) {
-		zram_wb_read_unpin(zram, pin);
+		zram_bdev_read_unpin(zram, pin);
 		return nowait ? -EAGAIN : -ENOMEM;
 	}
-	rbio = container_of(bio, struct zram_wb_rbio, bio);
+	rbio = container_of(bio, struct zram_bdev_rbio, bio);
 	rbio->zram = zram;
 	rbio->parent = parent;
 	rbio->page = page;
 	rbio->block = block;
 	rbio->pin = pin;
-	INIT_WORK(&rbio->retry, zram_wb_read_retry_fn);
-	zram_wb_rbio_prep(rbio);
+	INIT_WORK(&rbio->retry, zram_bdev_read_retry_fn);
+	zram_bdev_rbio_prep(rbio);
 	bio_inc_remaining(parent);
-	/* The pin now belongs to the bio: zram_wb_read_end_io() drops it. */
+	/* The pin now belongs to the bio: zram_bdev_read_end_io() drops it. */
 	__release(&zram->backing.read_srcu);
 	submit_bio(bio);
 	return 0;
 }
 
 /**
- * zram_wb_read_pin - pin the block of a written-back slot against reuse
+ * zram_bdev_read_pin - pin the block of a written-back slot against reuse
  * @zram: device with a backing device
  *
  * Until the pin is dropped, no block freed after this call is handed out
- * again (see zram_wb_harvest()). Taking it under the slot lock orders it
- * before any free of the slot's block. zram_wb_read() drops it.
+ * again (see zram_bdev_harvest()). Taking it under the slot lock orders it
+ * before any free of the slot's block. zram_bdev_read() drops it.
  *
  * Context: slot lock of the ZRAM_WB slot held; any context but NMI; never
  * sleeps, nowait-safe.
- * Return: the pin, to pass to zram_wb_read().
+ * Return: the pin, to pass to zram_bdev_read().
  */
-int zram_wb_read_pin(struct zram *zram)
+int zram_bdev_read_pin(struct zram *zram)
 	__acquires(&zram->backing.read_srcu)
 {
 	return srcu_down_read(&zram->backing.read_srcu);
 }
 
 /**
- * zram_wb_read - read one written-back slot from the backing device
+ * zram_bdev_read - read one written-back slot from the backing device
  * @zram: device with a backing device
  * @page: destination page (PAGE_SIZE bytes)
  * @block: backing device block (the ZRAM_WB slot's handle, read under the
  *	slot lock together with @pin)
- * @pin: from zram_wb_read_pin(); dropped on every path: when the read
+ * @pin: from zram_bdev_read_pin(); dropped on every path: when the read
  *	completed (with @parent: in its completion), or at once on error
  * @parent: bio to chain the read to, or NULL to read synchronously
  * @nowait: the caller must not block (REQ_NOWAIT); only with @parent
@@ -475,18 +475,18 @@ int zram_wb_read_pin(struct zram *zram)
  * Return: 0 (with @parent: submitted), -EAGAIN, -ENOMEM, or the read's
  * -errno (without @parent).
  */
-int zram_wb_read(struct zram *zram, struct page *page, unsigned long block,
-		 int pin, struct bio *parent, bool nowait)
+int zram_bdev_read(struct zram *zram, struct page *page, unsigned long block,
+		   int pin, struct bio *parent, bool nowait)
 	__releases(&zram->backing.read_srcu)
 {
 	int ret;
 
 	if (parent) {
-		ret = zram_wb_read_async(zram, page, block, pin, parent,
-					 nowait);
+		ret = zram_bdev_read_async(zram, page, block, pin, parent,
+					   nowait);
 	} else {
-		ret = zram_wb_read_sync(zram, page, block);
-		zram_wb_read_unpin(zram, pin);
+		ret = zram_bdev_read_sync(zram, page, block);
+		zram_bdev_read_unpin(zram, pin);
 	}
 	/*
 	 * bd_reads counts reads issued: a chained read once submitted,
@@ -501,18 +501,18 @@ int zram_wb_read(struct zram *zram, struct page *page, unsigned long block,
 }
 
 /**
- * zram_wb_free_block - release the backing device block of a slot
+ * zram_bdev_free_block - release the backing device block of a slot
  * @zram: device
  * @block: block number, a ZRAM_WB slot's handle
  *
  * The block is not reusable at once: a read that pinned it may still be
  * in flight. It waits in backing.free_pending until the next harvest by a
- * writeback (zram_wb_harvest()).
+ * writeback (zram_bdev_harvest()).
  *
  * Context: slot lock of the ZRAM_WB slot held (which keeps the bitmaps
  * alive); like the slot lock, never in interrupt context; never sleeps.
  */
-void zram_wb_free_block(struct zram *zram, unsigned long block)
+void zram_bdev_free_block(struct zram *zram, unsigned long block)
 {
 	struct zram_bdev *bd = &zram->backing;
 
@@ -529,9 +529,9 @@ void zram_wb_free_block(struct zram *zram, unsigned long block)
  */
 int zram_bdev_module_init(void)
 {
-	zram_wb_read_wq = alloc_workqueue("zram_wb_read",
-					  WQ_UNBOUND | WQ_MEM_RECLAIM, 0);
-	return zram_wb_read_wq ? 0 : -ENOMEM;
+	zram_bdev_read_wq = alloc_workqueue("zram_bdev_read",
+					    WQ_UNBOUND | WQ_MEM_RECLAIM, 0);
+	return zram_bdev_read_wq ? 0 : -ENOMEM;
 }
 
 /**
@@ -541,5 +541,5 @@ int zram_bdev_module_init(void)
  */
 void zram_bdev_module_exit(void)
 {
-	destroy_workqueue(zram_wb_read_wq);
+	destroy_workqueue(zram_bdev_read_wq);
 }

@@ -39,7 +39,7 @@ struct zram;
  *	its bit stays set. Bits change only by atomic bitops, see
  *	zram_extent.c. One allocation holds @bitmap, @free_pending and
  *	@free_staged.
- * @free_pending: blocks freed by zram_wb_free_block() (under the slot lock)
+ * @free_pending: blocks freed by zram_bdev_free_block() (under the slot lock)
  *	that a reader may still be reading; set_bit() by the freer, moved to
  *	@free_staged by the writeback that holds zram_wb.lock
  * @free_staged: blocks taken from @free_pending by the writeback holding
@@ -72,21 +72,21 @@ struct zram_bdev {
 };
 
 /* First sector of a backing device block. */
-static inline sector_t zram_wb_block_sector(unsigned long block)
+static inline sector_t zram_bdev_block_sector(unsigned long block)
 {
 	return (sector_t)block << (PAGE_SHIFT - SECTOR_SHIFT);
 }
 
 int zram_bdev_module_init(void);
 void zram_bdev_module_exit(void);
-int zram_wb_attach_bdev(struct zram *zram, const char *path);
-void zram_wb_release_bdev(struct zram *zram);
-void zram_wb_read_exit(struct zram *zram);
-bool zram_wb_harvest(struct zram *zram);
-void zram_wb_free_block(struct zram *zram, unsigned long block);
-int zram_wb_read_pin(struct zram *zram);
-int zram_wb_read(struct zram *zram, struct page *page, unsigned long block,
-		 int pin, struct bio *parent, bool nowait);
+int zram_bdev_attach(struct zram *zram, const char *path);
+void zram_bdev_release(struct zram *zram);
+void zram_bdev_read_exit(struct zram *zram);
+bool zram_bdev_harvest(struct zram *zram);
+void zram_bdev_free_block(struct zram *zram, unsigned long block);
+int zram_bdev_read_pin(struct zram *zram);
+int zram_bdev_read(struct zram *zram, struct page *page, unsigned long block,
+		   int pin, struct bio *parent, bool nowait);
 
 #else /* CONFIG_ZRAM_WRITEBACK */
 
@@ -102,18 +102,18 @@ static inline void zram_bdev_module_exit(void)
 {
 }
 
-static inline void zram_wb_free_block(struct zram *zram, unsigned long block)
+static inline void zram_bdev_free_block(struct zram *zram, unsigned long block)
 {
 }
 
-static inline int zram_wb_read_pin(struct zram *zram)
+static inline int zram_bdev_read_pin(struct zram *zram)
 {
 	return 0;
 }
 
-static inline int zram_wb_read(struct zram *zram, struct page *page,
-			       unsigned long block, int pin,
-			       struct bio *parent, bool nowait)
+static inline int zram_bdev_read(struct zram *zram, struct page *page,
+				 unsigned long block, int pin,
+				 struct bio *parent, bool nowait)
 {
 	return -EIO;
 }

@@ -70,7 +70,7 @@ static int zram_read_page(struct zram *zram, struct page *page, u32 index,
 	if (!zram_slot_lock_io(zram, index, nowait))
 		return -EAGAIN;
 	if (!zram_test_flag(zram, index, ZRAM_WB)) {
-		ret = zram_slot_read_from_ram(zram, page, index);
+		ret = zram_obj_read(zram, page, index);
 		zram_slot_unlock(zram, index);
 		return ret;
 	}
@@ -82,13 +82,13 @@ static int zram_read_page(struct zram *zram, struct page *page, u32 index,
 	 * Once unlocked, a write or discard of this sector may free the
 	 * block. The pin, taken before the unlock and so before any such
 	 * free, keeps a writeback from handing the block to another slot
-	 * until zram_wb_read() has completed and dropped the pin: the read
+	 * until zram_bdev_read() has completed and dropped the pin: the read
 	 * returns this slot's old data, never another slot's.
 	 */
 	block = zram_get_handle(zram, index);
-	pin = zram_wb_read_pin(zram);
+	pin = zram_bdev_read_pin(zram);
 	zram_slot_unlock(zram, index);
-	return zram_wb_read(zram, page, block, pin, parent, nowait);
+	return zram_bdev_read(zram, page, block, pin, parent, nowait);
 }
 
 static gfp_t zram_io_gfp(bool nowait)
@@ -188,7 +188,7 @@ static int zram_bvec_read(struct zram *zram, struct bio_vec *bv, u32 index,
 	else
 		ret = zram_read_page(zram, bv->bv_page, index, bio, nowait);
 	if (!ret)
-		zram_slot_touch(zram, index, nowait);
+		zram_slot_record_read(zram, index, nowait);
 	return ret;
 }
 
@@ -255,7 +255,7 @@ static int zram_bvec_discard(struct zram *zram, u32 index, u32 offset,
  * steps left are handed to a worker (struct zram_bio_rest) that serves
  * them blocking, and a chained backing device read that ends with
  * BLK_STS_AGAIN is issued again, blocking, by the writeback code's worker
- * (zram_wb_read()). A completion may run in interrupt context, where
+ * (zram_bdev_read()). A completion may run in interrupt context, where
  * io_uring cannot reissue anything.
  */
 

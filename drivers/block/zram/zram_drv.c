@@ -147,7 +147,7 @@ void zram_reset_device(struct zram *zram)
 	part_stat_set_all(zram->disk->part0, 0);
 
 	if (zram_init_done(zram)) {
-		zram_free_all_slots(zram);
+		zram_slot_free_all(zram);
 		zcomp_destroy(zram->comp);
 		zs_destroy_pool(zram->mem_pool);
 		vfree(zram->table);

@@ -73,7 +73,7 @@ static int zram_read_compressed(struct zram *zram, struct page *page,
 }
 
 /**
- * zram_slot_read_from_ram() - uncompress a slot's data into a page
+ * zram_obj_read() - uncompress a slot's data into a page
  * @zram: device
  * @page: destination, PAGE_SIZE bytes
  * @index: slot index (PAGE_SIZE units); must not be ZRAM_WB
@@ -83,7 +83,7 @@ static int zram_read_compressed(struct zram *zram, struct page *page,
  * Context: slot lock held; never sleeps; nowait-safe.
  * Return: 0, or -EIO (or the decompressor's errno) on corrupt data.
  */
-int zram_slot_read_from_ram(struct zram *zram, struct page *page, u32 index)
+int zram_obj_read(struct zram *zram, struct page *page, u32 index)
 {
 	unsigned long handle;
 	int ret;

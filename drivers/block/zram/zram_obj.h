@@ -27,6 +27,6 @@ struct zram_obj {
 int zram_obj_prepare(struct zram *zram, struct page *page, bool nowait,
 		     struct zram_obj *obj);
 void zram_obj_discard(struct zram *zram, const struct zram_obj *obj);
-int zram_slot_read_from_ram(struct zram *zram, struct page *page, u32 index);
+int zram_obj_read(struct zram *zram, struct page *page, u32 index);
 
 #endif /* _ZRAM_OBJ_H_ */

@@ -41,7 +41,7 @@ void zram_slot_unlock(struct zram *zram, u32 index)
 }
 
 /**
- * zram_slot_accessed() - record an access to a slot
+ * zram_slot_record_access() - record an access to a slot
  * @zram: device
  * @index: slot index (PAGE_SIZE units)
  *
@@ -49,7 +49,7 @@ void zram_slot_unlock(struct zram *zram, u32 index)
  *
  * Context: slot lock held; never sleeps.
  */
-void zram_slot_accessed(struct zram *zram, u32 index)
+void zram_slot_record_access(struct zram *zram, u32 index)
 {
 	lockdep_assert_held(&zram->table[index].lock);
 	zram_clear_flag(zram, index, ZRAM_IDLE);
@@ -72,7 +72,7 @@ static void zram_slot_free_stored(struct zram *zram, u32 index)
 	unsigned long handle = zram_get_handle(zram, index);
 
 	if (zram_test_flag(zram, index, ZRAM_WB)) {
-		zram_wb_free_block(zram, handle);
+		zram_bdev_free_block(zram, handle);
 		return;
 	}
 	if (zram_test_flag(zram, index, ZRAM_SAME)) {
@@ -91,7 +91,7 @@ static void zram_slot_free_stored(struct zram *zram, u32 index)
  *
  * Frees the zsmalloc object or the backing device block, fixes the
  * statistics, and leaves the slot empty: handle 0, no flags (this drops a
- * pending writeback selection, ZRAM_PP_SLOT), access time 0. An empty slot
+ * pending writeback selection, ZRAM_WB_SELECTED), access time 0. An empty slot
  * is left alone.
  *
  * Context: slot lock held (task context); never sleeps.
@@ -144,11 +144,11 @@ void zram_slot_install(struct zram *zram, u32 index,
 		atomic64_inc(&zram->stats.huge_pages_since);
 	}
 	atomic64_inc(&zram->stats.pages_stored);
-	zram_slot_accessed(zram, index);
+	zram_slot_record_access(zram, index);
 }
 
 /**
- * zram_slot_touch() - record a successful read of a slot
+ * zram_slot_record_read() - record a successful read of a slot
  * @zram: device
  * @index: slot index (PAGE_SIZE units)
  * @nowait: the bio has REQ_NOWAIT
@@ -159,7 +159,7 @@ void zram_slot_install(struct zram *zram, u32 index,
  *
  * Context: task context; spins unless @nowait; never sleeps.
  */
-void zram_slot_touch(struct zram *zram, u32 index, bool nowait)
+void zram_slot_record_read(struct zram *zram, u32 index, bool nowait)
 {
 	/*
 	 * Race tolerated: a REQ_NOWAIT bio does not wait for a busy slot;
@@ -168,19 +168,19 @@ void zram_slot_touch(struct zram *zram, u32 index, bool nowait)
 	 */
 	if (!zram_slot_lock_io(zram, index, nowait))
 		return;
-	zram_slot_accessed(zram, index);
+	zram_slot_record_access(zram, index);
 	zram_slot_unlock(zram, index);
 }
 
 /**
- * zram_free_all_slots() - empty every slot of an initialized device
+ * zram_slot_free_all() - empty every slot of an initialized device
  * @zram: device; no I/O in flight
  *
  * Gives the zsmalloc objects and backing device blocks back.
  *
  * Context: process context, init_lock held for write; may sleep.
  */
-void zram_free_all_slots(struct zram *zram)
+void zram_slot_free_all(struct zram *zram)
 {
 	unsigned long nr_slots = zram->disksize >> PAGE_SHIFT;
 	unsigned long index;
@@ -195,18 +195,18 @@ void zram_free_all_slots(struct zram *zram)
 }
 
 /**
- * zram_mark_idle() - set or clear ZRAM_IDLE by access time
+ * zram_slot_mark_idle() - set or clear ZRAM_IDLE by access time
  * @zram: device, initialized
  * @cutoff: boottime; slots not accessed since then become idle, the others
  *	lose the mark; 0 marks every slot idle
  *
  * Same-filled slots have nothing to write back, written-back slots are
- * already out, and slots selected by a running writeback (ZRAM_PP_SLOT)
+ * already out, and slots selected by a running writeback (ZRAM_WB_SELECTED)
  * are left to it, so none of those is touched.
  *
  * Context: process context, init_lock held for read; may sleep.
  */
-void zram_mark_idle(struct zram *zram, ktime_t cutoff)
+void zram_slot_mark_idle(struct zram *zram, ktime_t cutoff)
 {
 	unsigned long nr_slots = zram->disksize >> PAGE_SHIFT;
 	unsigned long index;
@@ -216,7 +216,7 @@ void zram_mark_idle(struct zram *zram, ktime_t cutoff)
 		zram_slot_lock(zram, index);
 		if (zram_slot_allocated(zram, index) &&
 		    !zram_test_flag(zram, index, ZRAM_WB) &&
-		    !zram_test_flag(zram, index, ZRAM_PP_SLOT) &&
+		    !zram_test_flag(zram, index, ZRAM_WB_SELECTED) &&
 		    !zram_test_flag(zram, index, ZRAM_SAME)) {
 			ktime_t actime = zram_slot_get_actime(zram, index);
 

@@ -145,12 +145,12 @@ static inline ktime_t zram_now(void)
 }
 #endif
 
-void zram_slot_accessed(struct zram *zram, u32 index);
-void zram_slot_touch(struct zram *zram, u32 index, bool nowait);
+void zram_slot_record_access(struct zram *zram, u32 index);
+void zram_slot_record_read(struct zram *zram, u32 index, bool nowait);
 void zram_slot_free(struct zram *zram, u32 index);
 void zram_slot_install(struct zram *zram, u32 index,
 		       const struct zram_obj *obj);
-void zram_free_all_slots(struct zram *zram);
-void zram_mark_idle(struct zram *zram, ktime_t cutoff);
+void zram_slot_free_all(struct zram *zram);
+void zram_slot_mark_idle(struct zram *zram, ktime_t cutoff);
 
 #endif /* _ZRAM_SLOT_H_ */

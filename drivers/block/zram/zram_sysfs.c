@@ -271,7 +271,7 @@ static ssize_t idle_store(struct device *dev, struct device_attribute *attr,
 	guard(rwsem_read)(&zram->init_lock);
 	if (!zram_init_done(zram))
 		return -EINVAL;
-	zram_mark_idle(zram, cutoff);
+	zram_slot_mark_idle(zram, cutoff);
 	return len;
 }
 

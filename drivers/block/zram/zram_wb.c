@@ -5,7 +5,7 @@
  * A writeback runs in three stages, each with its own contract:
  *
  *  1. Slot selection (zram_wb_select()) walks a range of slots in
- *     ascending order and marks the eligible ones ZRAM_PP_SLOT, at most
+ *     ascending order and marks the eligible ones ZRAM_WB_SELECTED, at most
  *     %ZRAM_WB_SELECT_CHUNK at a time.
  *  2. Block allocation (zram_extent.c) reserves runs of contiguous free
  *     blocks on the backing device, next-fit from a cursor.
@@ -18,21 +18,21 @@
  *
  * Slot states during a writeback (all under the slot lock):
  *
- *   stored --select--> stored + ZRAM_PP_SLOT --commit--> ZRAM_WB (block)
+ *   stored --select--> stored + ZRAM_WB_SELECTED --commit--> ZRAM_WB (block)
  *                          |
  *                          +-- freed/overwritten (zram_slot_free() clears
- *                          |   ZRAM_PP_SLOT), accessed in idle mode
+ *                          |   ZRAM_WB_SELECTED), accessed in idle mode
  *                          |   (ZRAM_IDLE cleared), I/O error, limit,
- *                          |   ENOSPC --> stored, ZRAM_PP_SLOT cleared
+ *                          |   ENOSPC --> stored, ZRAM_WB_SELECTED cleared
  *
- * ZRAM_PP_SLOT is set only here, by the one writeback that holds
+ * ZRAM_WB_SELECTED is set only here, by the one writeback that holds
  * zram_wb.lock. Within one slot range a slot is selected at most once (the
  * walk only goes up), but ranges may repeat or overlap: a slot in flight
- * in bio R, then overwritten (ZRAM_PP_SLOT cleared), could be selected
+ * in bio R, then overwritten (ZRAM_WB_SELECTED cleared), could be selected
  * again by a later range with its new data, and R's completion would then
  * commit the old data. zram_wb_run() therefore waits for every bio in
  * flight before it selects for the next range. With that, a slot never
- * regains ZRAM_PP_SLOT while a bio carrying it is in flight, and finding
+ * regains ZRAM_WB_SELECTED while a bio carrying it is in flight, and finding
  * the mark still set at commit proves the data we wrote is the slot's.
  */
 
@@ -211,7 +211,7 @@ static bool zram_wb_slot_eligible(struct zram *zram, u32 index,
 	if (!zram_slot_allocated(zram, index) ||
 	    zram_test_flag(zram, index, ZRAM_WB) ||
 	    zram_test_flag(zram, index, ZRAM_SAME) ||
-	    zram_test_flag(zram, index, ZRAM_PP_SLOT))
+	    zram_test_flag(zram, index, ZRAM_WB_SELECTED))
 		return false;
 	if ((mode & ZRAM_WB_IDLE) && !zram_test_flag(zram, index, ZRAM_IDLE))
 		return false;
@@ -230,7 +230,7 @@ static bool zram_wb_slot_eligible(struct zram *zram, u32 index,
 static bool zram_wb_slot_selected(struct zram *zram, u32 index,
 				  unsigned int mode)
 {
-	if (!zram_test_flag(zram, index, ZRAM_PP_SLOT))
+	if (!zram_test_flag(zram, index, ZRAM_WB_SELECTED))
 		return false;
 	return !(mode & ZRAM_WB_IDLE) || zram_test_flag(zram, index, ZRAM_IDLE);
 }
@@ -239,7 +239,7 @@ static bool zram_wb_slot_selected(struct zram *zram, u32 index,
 static void zram_wb_unselect(struct zram *zram, u32 index)
 {
 	zram_slot_lock(zram, index);
-	zram_clear_flag(zram, index, ZRAM_PP_SLOT);
+	zram_clear_flag(zram, index, ZRAM_WB_SELECTED);
 	zram_slot_unlock(zram, index);
 }
 
@@ -250,7 +250,7 @@ static void zram_wb_unselect(struct zram *zram, u32 index)
  * @index: first slot index to look at
  * @end: slot index after the last one to look at
  *
- * Marks eligible slots ZRAM_PP_SLOT and lists them in @ctl->slots, in
+ * Marks eligible slots ZRAM_WB_SELECTED and lists them in @ctl->slots, in
  * ascending slot index. Stops after %ZRAM_WB_SELECT_CHUNK slots selected or
  * %ZRAM_WB_SCAN_CHUNK slots looked at, so memory and the time between two
  * reschedule points stay bounded.
@@ -278,7 +278,7 @@ static unsigned long zram_wb_select(struct zram_wb_ctl *ctl,
 	     index++) {
 		zram_slot_lock(zram, index);
 		if (zram_wb_slot_eligible(zram, index, mode)) {
-			zram_set_flag(zram, index, ZRAM_PP_SLOT);
+			zram_set_flag(zram, index, ZRAM_WB_SELECTED);
 			ctl->slots[ctl->nr_selected++] = index;
 		}
 		zram_slot_unlock(zram, index);
@@ -339,7 +339,7 @@ static bool zram_wb_commit_slot(struct zram *zram, u32 index,
 
 	zram_slot_lock(zram, index);
 	if (zram_wb_slot_selected(zram, index, mode)) {
-		/* Clears ZRAM_PP_SLOT and the stats of the RAM copy. */
+		/* Clears ZRAM_WB_SELECTED and the stats of the RAM copy. */
 		zram_slot_free(zram, index);
 		zram_set_flag(zram, index, ZRAM_WB);
 		zram_set_handle(zram, index, block);
@@ -347,7 +347,7 @@ static bool zram_wb_commit_slot(struct zram *zram, u32 index,
 		atomic64_inc(&zram->stats.bd_count);
 		committed = true;
 	} else {
-		zram_clear_flag(zram, index, ZRAM_PP_SLOT);
+		zram_clear_flag(zram, index, ZRAM_WB_SELECTED);
 	}
 	zram_slot_unlock(zram, index);
 	return committed;
@@ -443,41 +443,62 @@ static void zram_wb_commit_work(struct work_struct *work)
 	spin_unlock_irq(&ctl->lock);
 }
 
-/**
- * zram_wb_reap - wait for requests to be committed
- * @ctl: writeback
- * @all: wait until no request is in flight; otherwise until an idle
- *	request is on @ctl->free
- *
- * The caller's block plug, if any, is flushed before waiting, so no
- * plugged bio is waited for. With @all, also waits until the last commit
- * work has returned, after which only the writer touches @ctl.
- *
- * Context: process context, zram_wb.lock held; sleeps.
+/*
+ * Sleeping with the writer's block plug held would flush it from the
+ * scheduler, which hands the dispatch to kblockd: one extra context switch
+ * per wait. The waits below flush it themselves and plug again after.
  */
-static void zram_wb_reap(struct zram_wb_ctl *ctl, bool all)
+static struct blk_plug *zram_wb_unplug(void)
 {
 	struct blk_plug *plug = current->plug;
 
-	lockdep_assert_held(&ctl->zram->wb.lock);
-	/*
-	 * Sleeping with the plug held would flush it from the scheduler,
-	 * which hands the dispatch to kblockd: one extra context switch per
-	 * wait. Flush it here instead and plug again afterwards.
-	 */
 	if (plug)
 		blk_finish_plug(plug);
-	spin_lock_irq(&ctl->lock);
-	if (all)
-		wait_event_lock_irq(ctl->wait, !ctl->inflight, ctl->lock);
-	else
-		wait_event_lock_irq(ctl->wait, !list_empty(&ctl->free),
-				    ctl->lock);
-	spin_unlock_irq(&ctl->lock);
-	if (all)
-		flush_work(&ctl->commit_work);
+	return plug;
+}
+
+static void zram_wb_replug(struct blk_plug *plug)
+{
 	if (plug)
 		blk_start_plug(plug);
+}
+
+/**
+ * zram_wb_wait_free_req - wait until a request was committed and is idle
+ * @ctl: writeback with requests in flight
+ *
+ * Context: process context, zram_wb.lock held; sleeps.
+ */
+static void zram_wb_wait_free_req(struct zram_wb_ctl *ctl)
+{
+	struct blk_plug *plug = zram_wb_unplug();
+
+	lockdep_assert_held(&ctl->zram->wb.lock);
+	spin_lock_irq(&ctl->lock);
+	wait_event_lock_irq(ctl->wait, !list_empty(&ctl->free), ctl->lock);
+	spin_unlock_irq(&ctl->lock);
+	zram_wb_replug(plug);
+}
+
+/**
+ * zram_wb_wait_all - wait until every request in flight was committed
+ * @ctl: writeback
+ *
+ * Also waits until the last commit work has returned, after which only
+ * the writer touches @ctl.
+ *
+ * Context: process context, zram_wb.lock held; sleeps.
+ */
+static void zram_wb_wait_all(struct zram_wb_ctl *ctl)
+{
+	struct blk_plug *plug = zram_wb_unplug();
+
+	lockdep_assert_held(&ctl->zram->wb.lock);
+	spin_lock_irq(&ctl->lock);
+	wait_event_lock_irq(ctl->wait, !ctl->inflight, ctl->lock);
+	spin_unlock_irq(&ctl->lock);
+	flush_work(&ctl->commit_work);
+	zram_wb_replug(plug);
 }
 
 /* Gives an unused request back to @ctl->free. */
@@ -555,7 +576,7 @@ static struct zram_wb_req *zram_wb_get_req(struct zram_wb_ctl *ctl)
 	}
 	if (!ctl->nr_reqs)
 		return NULL;
-	zram_wb_reap(ctl, false);
+	zram_wb_wait_free_req(ctl);
 	return zram_wb_take_req(ctl);
 }
 
@@ -578,9 +599,9 @@ static bool zram_wb_copy_slot(struct zram *zram, struct page *page,
 
 	zram_slot_lock(zram, index);
 	copied = zram_wb_slot_selected(zram, index, mode) &&
-		 !zram_slot_read_from_ram(zram, page, index);
+		 !zram_obj_read(zram, page, index);
 	if (!copied)
-		zram_clear_flag(zram, index, ZRAM_PP_SLOT);
+		zram_clear_flag(zram, index, ZRAM_WB_SELECTED);
 	zram_slot_unlock(zram, index);
 	return copied;
 }
@@ -629,7 +650,7 @@ static void zram_wb_submit(struct zram_wb_ctl *ctl, struct zram_wb_req *req)
 	unsigned int i;
 
 	bio_reset(bio, ctl->zram->backing.bdev, REQ_OP_WRITE | REQ_SYNC);
-	bio->bi_iter.bi_sector = zram_wb_block_sector(req->block);
+	bio->bi_iter.bi_sector = zram_bdev_block_sector(req->block);
 	bio->bi_end_io = zram_wb_end_io;
 	for (i = 0; i < req->nr_pages; i++)
 		__bio_add_page(bio, req->pages[i], PAGE_SIZE, 0);
@@ -647,7 +668,7 @@ static void zram_wb_submit(struct zram_wb_ctl *ctl, struct zram_wb_req *req)
  */
 static void zram_wb_reclaim_blocks(struct zram *zram)
 {
-	if (zram_wb_harvest(zram))
+	if (zram_bdev_harvest(zram))
 		zram_extent_forget_short(&zram->wb.cursor);
 }
 
@@ -676,7 +697,7 @@ static int zram_wb_reserve(struct zram_wb_ctl *ctl, unsigned int nr_pages,
 				  nr_pages, block);
 	if (ret != -ENOSPC)
 		return ret;
-	zram_wb_reap(ctl, true);
+	zram_wb_wait_all(ctl);
 	zram_wb_reclaim_blocks(ctl->zram);
 	return zram_extent_reserve(bd->bitmap, bd->nr_blocks, &wb->cursor,
 				   nr_pages, block);
@@ -766,15 +787,15 @@ static void zram_wb_write_selected(struct zram_wb_ctl *ctl, unsigned int mode)
  * Runs one parsed parameter: select and write chunk after chunk. Process
  * context, zram_wb.lock held; sleeps.
  */
-static void zram_wb_run_op(struct zram_wb_ctl *ctl,
-			   const struct zram_wb_op *op)
+static void zram_wb_run_range(struct zram_wb_ctl *ctl,
+			      const struct zram_wb_range *range)
 {
-	unsigned long index = op->lo;
+	unsigned long index = range->lo;
 
 	lockdep_assert_held(&ctl->zram->wb.lock);
-	while (index < op->hi && !ctl->stop_err) {
-		index = zram_wb_select(ctl, op->mode, index, op->hi);
-		zram_wb_write_selected(ctl, op->mode);
+	while (index < range->hi && !ctl->stop_err) {
+		index = zram_wb_select(ctl, range->mode, index, range->hi);
+		zram_wb_write_selected(ctl, range->mode);
 		cond_resched();
 	}
 }
@@ -865,8 +886,8 @@ static bool zram_wb_limit_exhausted(struct zram_wb *wb)
 /**
  * zram_wb_run - run a writeback
  * @zram: initialized device with a backing device
- * @ops: parsed parameters, run in order
- * @nr_ops: number of @ops
+ * @ranges: parsed parameters, run in order
+ * @nr_ranges: number of @ranges
  *
  * Waits for all its own bios, also before each range but the first (see
  * top of file). First makes the blocks freed since the last writeback
@@ -879,8 +900,8 @@ static bool zram_wb_limit_exhausted(struct zram_wb *wb)
  * left, or a bio failed (the other slots were still written); -ENOSPC
  * when the backing device is full; -ENOMEM.
  */
-int zram_wb_run(struct zram *zram, const struct zram_wb_op *ops,
-		int nr_ops)
+int zram_wb_run(struct zram *zram, const struct zram_wb_range *ranges,
+		int nr_ranges)
 {
 	int i;
 
@@ -892,15 +913,15 @@ int zram_wb_run(struct zram *zram, const struct zram_wb_op *ops,
 	if (!ctl)
 		return -ENOMEM;
 	zram_wb_reclaim_blocks(zram);
-	for (i = 0; i < nr_ops && !ctl->stop_err; i++) {
+	for (i = 0; i < nr_ranges && !ctl->stop_err; i++) {
 		/*
 		 * Ranges may repeat or overlap: no slot may be selected again
 		 * while a bio carrying its old data is in flight (top of file).
 		 */
-		zram_wb_reap(ctl, true);
-		zram_wb_run_op(ctl, &ops[i]);
+		zram_wb_wait_all(ctl);
+		zram_wb_run_range(ctl, &ranges[i]);
 	}
-	zram_wb_reap(ctl, true);
+	zram_wb_wait_all(ctl);
 
 	if (ctl->stop_err)
 		return ctl->stop_err;
@@ -966,8 +987,8 @@ void zram_wb_reset(struct zram *zram)
 	struct zram_wb *wb = &zram->wb;
 
 	lockdep_assert_held_write(&zram->init_lock);
-	zram_wb_release_bdev(zram);
-	zram_wb_read_exit(zram);
+	zram_bdev_release(zram);
+	zram_bdev_read_exit(zram);
 	wb->cursor = (struct zram_extent_cursor){ };
 	spin_lock(&wb->limit_lock);
 	wb->limit_enable = false;

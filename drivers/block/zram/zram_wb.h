@@ -65,12 +65,12 @@ struct zram_wb {
 };
 
 /**
- * struct zram_wb_op - one parsed writeback parameter
+ * struct zram_wb_range - a slot range to write back, from one parameter
  * @mode: ZRAM_WB_* bits the slots must match
  * @lo: first slot index
  * @hi: slot index after the last one
  */
-struct zram_wb_op {
+struct zram_wb_range {
 	unsigned int mode;
 	unsigned long lo;
 	unsigned long hi;
@@ -84,7 +84,7 @@ int zram_wb_module_init(void);
 void zram_wb_module_exit(void);
 void zram_wb_init(struct zram *zram);
 void zram_wb_reset(struct zram *zram);
-int zram_wb_run(struct zram *zram, const struct zram_wb_op *ops, int nr_ops);
+int zram_wb_run(struct zram *zram, const struct zram_wb_range *ranges, int nr_ranges);
 
 extern const struct attribute_group zram_wb_attr_group;
 

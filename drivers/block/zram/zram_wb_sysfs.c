@@ -45,18 +45,18 @@ static int zram_wb_parse_index(const char *val, unsigned long nr_pages,
 
 /* "N": the one slot N. */
 static int zram_wb_parse_slot(const char *val, unsigned long nr_pages,
-			      struct zram_wb_op *op)
+			      struct zram_wb_range *range)
 {
 	int ret;
 
-	ret = zram_wb_parse_index(val, nr_pages, &op->lo);
-	op->hi = op->lo + 1;
+	ret = zram_wb_parse_index(val, nr_pages, &range->lo);
+	range->hi = range->lo + 1;
 	return ret;
 }
 
 /* "A-B": slot indexes A to B inclusive, A <= B < @nr_pages. */
 static int zram_wb_parse_range(char *val, unsigned long nr_pages,
-			       struct zram_wb_op *op)
+			       struct zram_wb_range *range)
 {
 	char *hi = strchr(val, '-');
 	int ret;
@@ -64,15 +64,15 @@ static int zram_wb_parse_range(char *val, unsigned long nr_pages,
 	if (!hi)
 		return -EINVAL;
 	*hi++ = '\0';
-	ret = zram_wb_parse_index(val, nr_pages, &op->lo);
+	ret = zram_wb_parse_index(val, nr_pages, &range->lo);
 	if (ret)
 		return ret;
-	ret = zram_wb_parse_index(hi, nr_pages, &op->hi);
+	ret = zram_wb_parse_index(hi, nr_pages, &range->hi);
 	if (ret)
 		return ret;
-	if (op->lo > op->hi)
+	if (range->lo > range->hi)
 		return -ERANGE;
-	op->hi++;
+	range->hi++;
 	return 0;
 }
 
@@ -82,15 +82,15 @@ static int zram_wb_parse_range(char *val, unsigned long nr_pages,
  * @nr_pages: device size in pages
  * @mode: in/out, the mode; set by "idle", "huge", "huge_idle",
  *	"incompressible" or "type=<one of them>", at most once
- * @op: out, the slot range of "page_index=N" (slot N) or
+ * @range: out, the slot range of "page_index=N" (slot N) or
  *	"page_indexes=A-B" (slots A to B)
  *
  * Context: any.
- * Return: 1 when @op was filled, 0 when @mode was set, -EINVAL for bad
+ * Return: 1 when @range was filled, 0 when @mode was set, -EINVAL for bad
  * syntax or a second mode, -ERANGE for an index out of range.
  */
 static int zram_wb_parse_param(char *param, unsigned long nr_pages,
-			       int *mode, struct zram_wb_op *op)
+			       int *mode, struct zram_wb_range *range)
 {
 	char *val = strchr(param, '=');
 	unsigned int parsed;
@@ -106,9 +106,9 @@ static int zram_wb_parse_param(char *param, unsigned long nr_pages,
 		return 0;
 	}
 	if (!strcmp(param, "page_indexes"))
-		ret = zram_wb_parse_range(val, nr_pages, op);
+		ret = zram_wb_parse_range(val, nr_pages, range);
 	else if (!strcmp(param, "page_index"))
-		ret = zram_wb_parse_slot(val, nr_pages, op);
+		ret = zram_wb_parse_slot(val, nr_pages, range);
 	else
 		return -EINVAL;
 	return ret ? ret : 1;
@@ -118,7 +118,7 @@ static int zram_wb_parse_param(char *param, unsigned long nr_pages,
  * zram_wb_parse - parse what was written to the writeback attribute
  * @buf: space-separated parameters, see zram_wb_parse_param()
  * @nr_pages: device size in pages
- * @opsp: out, array of slot ranges to write back in order, to kfree()
+ * @rangesp: out, array of slot ranges to write back in order, to kfree()
  *
  * Slot ranges are kept in the order given and may repeat or overlap. The
  * mode, if any, applies to all of them; a mode without a range applies to
@@ -129,24 +129,24 @@ static int zram_wb_parse_param(char *param, unsigned long nr_pages,
  * given), -ERANGE, or -ENOMEM. On error nothing is allocated.
  */
 static int zram_wb_parse(const char *buf, unsigned long nr_pages,
-			 struct zram_wb_op **opsp)
+			 struct zram_wb_range **rangesp)
 {
 	char *args __free(kfree) = kstrdup(buf, GFP_KERNEL);
-	struct zram_wb_op *ops __free(kfree) = NULL;
+	struct zram_wb_range *ranges __free(kfree) = NULL;
 	int nr = 0, mode = -1, i, ret;
 	char *cur, *param;
 
 	if (!args)
 		return -ENOMEM;
 	/* Every parameter takes at least two characters but the last. */
-	ops = kcalloc(strlen(args) / 2 + 1, sizeof(*ops), GFP_KERNEL);
-	if (!ops)
+	ranges = kcalloc(strlen(args) / 2 + 1, sizeof(*ranges), GFP_KERNEL);
+	if (!ranges)
 		return -ENOMEM;
 	cur = args;
 	while ((param = strsep(&cur, " \t\n"))) {
 		if (!*param)
 			continue;
-		ret = zram_wb_parse_param(param, nr_pages, &mode, &ops[nr]);
+		ret = zram_wb_parse_param(param, nr_pages, &mode, &ranges[nr]);
 		if (ret < 0)
 			return ret;
 		nr += ret;
@@ -154,13 +154,13 @@ static int zram_wb_parse(const char *buf, unsigned long nr_pages,
 	if (!nr) {
 		if (mode < 0)
 			return -EINVAL;
-		ops[0].lo = 0;
-		ops[0].hi = nr_pages;
+		ranges[0].lo = 0;
+		ranges[0].hi = nr_pages;
 		nr = 1;
 	}
 	for (i = 0; i < nr; i++)
-		ops[i].mode = mode < 0 ? 0 : mode;
-	*opsp = no_free_ptr(ops);
+		ranges[i].mode = mode < 0 ? 0 : mode;
+	*rangesp = no_free_ptr(ranges);
 	return nr;
 }
 
@@ -168,14 +168,14 @@ static int zram_wb_parse(const char *buf, unsigned long nr_pages,
  * zram_wb_prepare - check the device and parse a writeback request
  * @zram: device
  * @buf: what was written to the writeback attribute
- * @opsp: out, the parsed slot ranges, see zram_wb_parse()
+ * @rangesp: out, the parsed slot ranges, see zram_wb_parse()
  *
  * Context: process context, zram_wb.lock held; takes init_lock for read.
  * Return: number of ranges; -EINVAL (not initialized, bad syntax),
  * -ERANGE, -ENOMEM, or -ENODEV (no backing device).
  */
 static int zram_wb_prepare(struct zram *zram, const char *buf,
-			   struct zram_wb_op **opsp)
+			   struct zram_wb_range **rangesp)
 {
 	int ret;
 
@@ -184,10 +184,10 @@ static int zram_wb_prepare(struct zram *zram, const char *buf,
 	if (!zram_init_done(zram))
 		return -EINVAL;
 	/* Bad syntax is reported before a missing backing device. */
-	ret = zram_wb_parse(buf, zram->disksize >> PAGE_SHIFT, opsp);
+	ret = zram_wb_parse(buf, zram->disksize >> PAGE_SHIFT, rangesp);
 	if (ret > 0 && !zram->backing.bdev_file) {
-		kfree(*opsp);
-		*opsp = NULL;
+		kfree(*rangesp);
+		*rangesp = NULL;
 		return -ENODEV;
 	}
 	return ret;
@@ -204,16 +204,16 @@ static ssize_t writeback_store(struct device *dev,
 			       const char *buf, size_t len)
 {
 	struct zram *zram = dev_to_zram(dev);
-	struct zram_wb_op *ops = NULL;
+	struct zram_wb_range *ranges = NULL;
 	int ret;
 
 	if (mutex_lock_killable(&zram->wb.lock))
 		return -EINTR;
-	ret = zram_wb_prepare(zram, buf, &ops);
+	ret = zram_wb_prepare(zram, buf, &ranges);
 	if (ret > 0)
-		ret = zram_wb_run(zram, ops, ret);
+		ret = zram_wb_run(zram, ranges, ret);
 	mutex_unlock(&zram->wb.lock);
-	kfree(ops);
+	kfree(ranges);
 	return ret ? ret : len;
 }
 
@@ -380,7 +380,7 @@ static ssize_t backing_dev_store(struct device *dev,
 	guard(rwsem_write)(&zram->init_lock);
 	if (zram_init_done(zram))
 		return -EBUSY;
-	err = zram_wb_attach_bdev(zram, path);
+	err = zram_bdev_attach(zram, path);
 	if (err)
 		return err;
 	zram_wb_debugfs_register(zram);
