@@ -152,6 +152,151 @@ struct zram_wb_ctl {
  */
 static struct workqueue_struct *zram_wb_commit_wq;
 
+/* ------------------------------------------------------------------ */
+/* Requests, and waiting for them                                     */
+/* ------------------------------------------------------------------ */
+
+/*
+ * Sleeping with the writer's block plug held would flush it from the
+ * scheduler, which hands the dispatch to kblockd: one extra context switch
+ * per wait. The waits below flush it themselves and plug again after.
+ */
+static struct blk_plug *zram_wb_unplug(void)
+{
+	struct blk_plug *plug = current->plug;
+
+	if (plug)
+		blk_finish_plug(plug);
+	return plug;
+}
+
+static void zram_wb_replug(struct blk_plug *plug)
+{
+	if (plug)
+		blk_start_plug(plug);
+}
+
+/**
+ * zram_wb_wait_free_req - wait until a request was committed and is idle
+ * @ctl: writeback with requests in flight
+ *
+ * Context: process context, zram_wb.lock held; sleeps.
+ */
+static void zram_wb_wait_free_req(struct zram_wb_ctl *ctl)
+{
+	struct blk_plug *plug = zram_wb_unplug();
+
+	lockdep_assert_held(&ctl->zram->wb.lock);
+	spin_lock_irq(&ctl->lock);
+	wait_event_lock_irq(ctl->wait, !list_empty(&ctl->free), ctl->lock);
+	spin_unlock_irq(&ctl->lock);
+	zram_wb_replug(plug);
+}
+
+/**
+ * zram_wb_wait_all - wait until every request in flight was committed
+ * @ctl: writeback
+ *
+ * Also waits until the last commit work has returned, after which only
+ * the writer touches @ctl.
+ *
+ * Context: process context, zram_wb.lock held; sleeps.
+ */
+static void zram_wb_wait_all(struct zram_wb_ctl *ctl)
+{
+	struct blk_plug *plug = zram_wb_unplug();
+
+	lockdep_assert_held(&ctl->zram->wb.lock);
+	spin_lock_irq(&ctl->lock);
+	wait_event_lock_irq(ctl->wait, !ctl->inflight, ctl->lock);
+	spin_unlock_irq(&ctl->lock);
+	flush_work(&ctl->commit_work);
+	zram_wb_replug(plug);
+}
+
+/* Gives an unused request back to @ctl->free. */
+static void zram_wb_put_req(struct zram_wb_ctl *ctl, struct zram_wb_req *req)
+{
+	spin_lock_irq(&ctl->lock);
+	list_add(&req->node, &ctl->free);
+	spin_unlock_irq(&ctl->lock);
+}
+
+static void zram_wb_req_free(struct zram_wb_req *req)
+{
+	unsigned int i;
+
+	bio_uninit(&req->bio);
+	for (i = 0; i < ZRAM_WB_MAX_BIO_PAGES; i++) {
+		if (req->pages[i])
+			__free_page(req->pages[i]);
+	}
+	kfree(req);
+}
+
+/* A new request, on no list, or NULL; writer only. */
+static struct zram_wb_req *zram_wb_req_alloc(struct zram_wb_ctl *ctl)
+{
+	struct zram_wb_req *req;
+
+	req = kzalloc(sizeof(*req), GFP_KERNEL);
+	if (!req)
+		return NULL;
+	bio_init(&req->bio, ctl->zram->backing.bdev, req->bvecs,
+		 ZRAM_WB_MAX_BIO_PAGES, REQ_OP_WRITE);
+	req->ctl = ctl;
+	ctl->nr_reqs++;
+	return req;
+}
+
+/* Takes an idle request off @ctl->free, or returns NULL. */
+static struct zram_wb_req *zram_wb_take_req(struct zram_wb_ctl *ctl)
+{
+	struct zram_wb_req *req;
+
+	spin_lock_irq(&ctl->lock);
+	req = list_first_entry_or_null(&ctl->free, struct zram_wb_req, node);
+	if (req)
+		list_del_init(&req->node);
+	spin_unlock_irq(&ctl->lock);
+	return req;
+}
+
+/**
+ * zram_wb_get_req - get an idle request
+ * @ctl: writeback
+ *
+ * Takes an idle request, else allocates a new one while fewer than
+ * @ctl->batch_size exist, else waits until one was committed. Every
+ * request is idle or in flight here, so the wait ends.
+ *
+ * Context: process context, zram_wb.lock held; sleeps.
+ * Return: a request off every list, or NULL when none could be allocated
+ * and none exists.
+ */
+static struct zram_wb_req *zram_wb_get_req(struct zram_wb_ctl *ctl)
+{
+	struct zram_wb_req *req;
+
+	lockdep_assert_held(&ctl->zram->wb.lock);
+	req = zram_wb_take_req(ctl);
+	if (req)
+		return req;
+	if (ctl->nr_reqs < ctl->batch_size) {
+		req = zram_wb_req_alloc(ctl);
+		if (req)
+			return req;
+	}
+	if (!ctl->nr_reqs)
+		return NULL;
+	zram_wb_wait_free_req(ctl);
+	return zram_wb_take_req(ctl);
+}
+
+/* ------------------------------------------------------------------ */
+/* writeback_limit                                                    */
+/* ------------------------------------------------------------------ */
+
 /**
  * zram_wb_limit_take - debit writeback_limit before writing pages
  * @wb: writeback state
@@ -203,6 +348,21 @@ static void zram_wb_limit_give(struct zram_wb *wb, unsigned int nr_pages,
 		wb->limit += (u64)nr_pages * ZRAM_WB_UNITS_PER_PAGE;
 	spin_unlock(&wb->limit_lock);
 }
+
+/* True when writeback_limit is enforced and not even one page is left. */
+static bool zram_wb_limit_exhausted(struct zram_wb *wb)
+{
+	bool exhausted;
+
+	spin_lock(&wb->limit_lock);
+	exhausted = wb->limit_enable && wb->limit < ZRAM_WB_UNITS_PER_PAGE;
+	spin_unlock(&wb->limit_lock);
+	return exhausted;
+}
+
+/* ------------------------------------------------------------------ */
+/* Stage 1: slot selection                                            */
+/* ------------------------------------------------------------------ */
 
 /* Slot lock held: the slot is stored in RAM, not selected, and matches. */
 static bool zram_wb_slot_eligible(struct zram *zram, u32 index,
@@ -292,6 +452,223 @@ static void zram_wb_unselect_rest(struct zram_wb_ctl *ctl)
 	for (; ctl->next < ctl->nr_selected; ctl->next++)
 		zram_wb_unselect(ctl->zram, ctl->slots[ctl->next]);
 }
+
+/* ------------------------------------------------------------------ */
+/* Stage 2: block allocation                                          */
+/* ------------------------------------------------------------------ */
+
+/*
+ * Makes the blocks freed since the last harvest reusable; they may have
+ * joined the short runs of a fragmented region into long ones, so the
+ * allocator forgets the region. zram_wb.lock held; sleeps.
+ */
+static void zram_wb_reclaim_blocks(struct zram *zram)
+{
+	if (zram_bdev_harvest(zram))
+		zram_extent_forget_short(&zram->wb.cursor);
+}
+
+/**
+ * zram_wb_reserve - stage 2: reserve blocks for the next bio
+ * @ctl: writeback
+ * @nr_pages: most blocks wanted
+ * @block: out, first block reserved
+ *
+ * When the backing device looks full, waits for the bios in flight,
+ * harvests the blocks freed meanwhile and tries once more: failed bios and
+ * slots that changed meanwhile give their blocks back when committed.
+ *
+ * Context: process context, zram_wb.lock held; sleeps.
+ * Return: blocks reserved (1 to @nr_pages) or -ENOSPC.
+ */
+static int zram_wb_reserve(struct zram_wb_ctl *ctl, unsigned int nr_pages,
+			   unsigned long *block)
+{
+	struct zram_bdev *bd = &ctl->zram->backing;
+	struct zram_wb *wb = &ctl->zram->wb;
+	int ret;
+
+	lockdep_assert_held(&wb->lock);
+	ret = zram_extent_reserve(bd->bitmap, bd->nr_blocks, &wb->cursor,
+				  nr_pages, block);
+	if (ret != -ENOSPC)
+		return ret;
+	zram_wb_wait_all(ctl);
+	zram_wb_reclaim_blocks(ctl->zram);
+	return zram_extent_reserve(bd->bitmap, bd->nr_blocks, &wb->cursor,
+				   nr_pages, block);
+}
+
+/* ------------------------------------------------------------------ */
+/* Stage 3, part 1: submission                                        */
+/* ------------------------------------------------------------------ */
+
+/**
+ * zram_wb_copy_slot - copy a selected slot's data into a page
+ * @zram: device
+ * @page: destination page
+ * @index: slot index
+ * @mode: ZRAM_WB_* mode the slot was selected with
+ *
+ * Context: process context; takes the slot lock, never sleeps.
+ * Return: true if @page holds the data; false if the slot dropped out
+ * (changed, accessed in idle mode, or failed to decompress) and is no
+ * longer selected.
+ */
+static bool zram_wb_copy_slot(struct zram *zram, struct page *page,
+			      u32 index, unsigned int mode)
+{
+	bool copied;
+
+	zram_slot_lock(zram, index);
+	copied = zram_wb_slot_selected(zram, index, mode) &&
+		 !zram_obj_read(zram, page, index);
+	if (!copied)
+		zram_clear_flag(zram, index, ZRAM_WB_SELECTED);
+	zram_slot_unlock(zram, index);
+	return copied;
+}
+
+/**
+ * zram_wb_fill - copy the next selected slots into a request
+ * @ctl: writeback
+ * @req: request, its mode set
+ * @nr_blocks: blocks reserved for it (pages wanted)
+ *
+ * Slots that dropped out are skipped, so the pages stay in slot order
+ * without holes.
+ *
+ * Context: process context, zram_wb.lock held (owns @ctl's selection);
+ * may sleep (page allocation).
+ * Return: pages filled, 0 to @nr_blocks. Sets @ctl->stop_err to -ENOMEM
+ * when a page cannot be allocated.
+ */
+static unsigned int zram_wb_fill(struct zram_wb_ctl *ctl,
+				 struct zram_wb_req *req,
+				 unsigned int nr_blocks)
+{
+	unsigned int n = 0;
+	u32 index;
+
+	lockdep_assert_held(&ctl->zram->wb.lock);
+	while (n < nr_blocks && ctl->next < ctl->nr_selected) {
+		if (!req->pages[n]) {
+			req->pages[n] = alloc_page(GFP_KERNEL);
+			if (!req->pages[n]) {
+				ctl->stop_err = -ENOMEM;
+				break;
+			}
+		}
+		index = ctl->slots[ctl->next++];
+		if (zram_wb_copy_slot(ctl->zram, req->pages[n], index,
+				      req->mode))
+			req->slots[n++] = index;
+	}
+	return n;
+}
+
+static void zram_wb_end_io(struct bio *bio);
+
+static void zram_wb_submit(struct zram_wb_ctl *ctl, struct zram_wb_req *req)
+{
+	struct bio *bio = &req->bio;
+	unsigned int i;
+
+	bio_reset(bio, ctl->zram->backing.bdev, REQ_OP_WRITE | REQ_SYNC);
+	bio->bi_iter.bi_sector = zram_bdev_block_sector(req->block);
+	bio->bi_end_io = zram_wb_end_io;
+	for (i = 0; i < req->nr_pages; i++)
+		__bio_add_page(bio, req->pages[i], PAGE_SIZE, 0);
+
+	spin_lock_irq(&ctl->lock);
+	ctl->inflight++;
+	spin_unlock_irq(&ctl->lock);
+	submit_bio(bio);
+}
+
+/**
+ * zram_wb_write_one - write the next selected slots with one bio
+ * @ctl: writeback with selected slots left
+ * @mode: ZRAM_WB_* mode they were selected with
+ *
+ * Debits writeback_limit, reserves an extent (stage 2), fills a request
+ * and submits it; whatever ends up unused (blocks, budget) goes back at
+ * once. Sets @ctl->stop_err when the writeback must stop.
+ *
+ * Context: process context, zram_wb.lock held; sleeps.
+ */
+static void zram_wb_write_one(struct zram_wb_ctl *ctl, unsigned int mode)
+{
+	struct zram_wb *wb = &ctl->zram->wb;
+	unsigned int want, allowed, debited, n;
+	struct zram_wb_req *req;
+	unsigned long block;
+	u64 gen;
+	int ret;
+
+	lockdep_assert_held(&wb->lock);
+	req = zram_wb_get_req(ctl);
+	if (!req) {
+		ctl->stop_err = -ENOMEM;
+		return;
+	}
+	want = min(ctl->nr_selected - ctl->next, ctl->max_bio_pages);
+	allowed = zram_wb_limit_take(wb, want, &debited, &gen);
+	if (!allowed) {
+		/* Budget exhausted with slots left: -EIO, as upstream. */
+		ctl->stop_err = -EIO;
+		goto out_put_req;
+	}
+	ret = zram_wb_reserve(ctl, allowed, &block);
+	if (ret < 0) {
+		ctl->stop_err = ret;
+		zram_wb_limit_give(wb, debited, gen);
+		goto out_put_req;
+	}
+
+	req->mode = mode;
+	n = zram_wb_fill(ctl, req, ret);
+	zram_extent_release(ctl->zram->backing.bitmap, block + n, ret - n);
+	zram_wb_limit_give(wb, debited ? allowed - n : 0, gen);
+	if (!n)
+		goto out_put_req;
+
+	req->block = block;
+	req->nr_pages = n;
+	req->nr_debited = debited ? n : 0;
+	req->limit_gen = gen;
+	zram_wb_submit(ctl, req);
+	return;
+
+out_put_req:
+	zram_wb_put_req(ctl, req);
+}
+
+/**
+ * zram_wb_write_selected - write out the current selection
+ * @ctl: writeback
+ * @mode: ZRAM_WB_* mode the slots were selected with
+ *
+ * Plugs the submission loop so the block layer sees the bios together.
+ * Slots left over when the writeback stops lose their selection.
+ *
+ * Context: process context, zram_wb.lock held; sleeps.
+ */
+static void zram_wb_write_selected(struct zram_wb_ctl *ctl, unsigned int mode)
+{
+	struct blk_plug plug;
+
+	lockdep_assert_held(&ctl->zram->wb.lock);
+	blk_start_plug(&plug);
+	while (ctl->next < ctl->nr_selected && !ctl->stop_err)
+		zram_wb_write_one(ctl, mode);
+	blk_finish_plug(&plug);
+	zram_wb_unselect_rest(ctl);
+}
+
+/* ------------------------------------------------------------------ */
+/* Stage 3, part 2: completion and commit                             */
+/* ------------------------------------------------------------------ */
 
 /**
  * zram_wb_end_io - completion of a writeback bio
@@ -443,362 +820,9 @@ static void zram_wb_commit_work(struct work_struct *work)
 	spin_unlock_irq(&ctl->lock);
 }
 
-/*
- * Sleeping with the writer's block plug held would flush it from the
- * scheduler, which hands the dispatch to kblockd: one extra context switch
- * per wait. The waits below flush it themselves and plug again after.
- */
-static struct blk_plug *zram_wb_unplug(void)
-{
-	struct blk_plug *plug = current->plug;
-
-	if (plug)
-		blk_finish_plug(plug);
-	return plug;
-}
-
-static void zram_wb_replug(struct blk_plug *plug)
-{
-	if (plug)
-		blk_start_plug(plug);
-}
-
-/**
- * zram_wb_wait_free_req - wait until a request was committed and is idle
- * @ctl: writeback with requests in flight
- *
- * Context: process context, zram_wb.lock held; sleeps.
- */
-static void zram_wb_wait_free_req(struct zram_wb_ctl *ctl)
-{
-	struct blk_plug *plug = zram_wb_unplug();
-
-	lockdep_assert_held(&ctl->zram->wb.lock);
-	spin_lock_irq(&ctl->lock);
-	wait_event_lock_irq(ctl->wait, !list_empty(&ctl->free), ctl->lock);
-	spin_unlock_irq(&ctl->lock);
-	zram_wb_replug(plug);
-}
-
-/**
- * zram_wb_wait_all - wait until every request in flight was committed
- * @ctl: writeback
- *
- * Also waits until the last commit work has returned, after which only
- * the writer touches @ctl.
- *
- * Context: process context, zram_wb.lock held; sleeps.
- */
-static void zram_wb_wait_all(struct zram_wb_ctl *ctl)
-{
-	struct blk_plug *plug = zram_wb_unplug();
-
-	lockdep_assert_held(&ctl->zram->wb.lock);
-	spin_lock_irq(&ctl->lock);
-	wait_event_lock_irq(ctl->wait, !ctl->inflight, ctl->lock);
-	spin_unlock_irq(&ctl->lock);
-	flush_work(&ctl->commit_work);
-	zram_wb_replug(plug);
-}
-
-/* Gives an unused request back to @ctl->free. */
-static void zram_wb_put_req(struct zram_wb_ctl *ctl, struct zram_wb_req *req)
-{
-	spin_lock_irq(&ctl->lock);
-	list_add(&req->node, &ctl->free);
-	spin_unlock_irq(&ctl->lock);
-}
-
-static void zram_wb_req_free(struct zram_wb_req *req)
-{
-	unsigned int i;
-
-	bio_uninit(&req->bio);
-	for (i = 0; i < ZRAM_WB_MAX_BIO_PAGES; i++) {
-		if (req->pages[i])
-			__free_page(req->pages[i]);
-	}
-	kfree(req);
-}
-
-/* A new request, on no list, or NULL; writer only. */
-static struct zram_wb_req *zram_wb_req_alloc(struct zram_wb_ctl *ctl)
-{
-	struct zram_wb_req *req;
-
-	req = kzalloc(sizeof(*req), GFP_KERNEL);
-	if (!req)
-		return NULL;
-	bio_init(&req->bio, ctl->zram->backing.bdev, req->bvecs,
-		 ZRAM_WB_MAX_BIO_PAGES, REQ_OP_WRITE);
-	req->ctl = ctl;
-	ctl->nr_reqs++;
-	return req;
-}
-
-/* Takes an idle request off @ctl->free, or returns NULL. */
-static struct zram_wb_req *zram_wb_take_req(struct zram_wb_ctl *ctl)
-{
-	struct zram_wb_req *req;
-
-	spin_lock_irq(&ctl->lock);
-	req = list_first_entry_or_null(&ctl->free, struct zram_wb_req, node);
-	if (req)
-		list_del_init(&req->node);
-	spin_unlock_irq(&ctl->lock);
-	return req;
-}
-
-/**
- * zram_wb_get_req - get an idle request
- * @ctl: writeback
- *
- * Takes an idle request, else allocates a new one while fewer than
- * @ctl->batch_size exist, else waits until one was committed. Every
- * request is idle or in flight here, so the wait ends.
- *
- * Context: process context, zram_wb.lock held; sleeps.
- * Return: a request off every list, or NULL when none could be allocated
- * and none exists.
- */
-static struct zram_wb_req *zram_wb_get_req(struct zram_wb_ctl *ctl)
-{
-	struct zram_wb_req *req;
-
-	lockdep_assert_held(&ctl->zram->wb.lock);
-	req = zram_wb_take_req(ctl);
-	if (req)
-		return req;
-	if (ctl->nr_reqs < ctl->batch_size) {
-		req = zram_wb_req_alloc(ctl);
-		if (req)
-			return req;
-	}
-	if (!ctl->nr_reqs)
-		return NULL;
-	zram_wb_wait_free_req(ctl);
-	return zram_wb_take_req(ctl);
-}
-
-/**
- * zram_wb_copy_slot - copy a selected slot's data into a page
- * @zram: device
- * @page: destination page
- * @index: slot index
- * @mode: ZRAM_WB_* mode the slot was selected with
- *
- * Context: process context; takes the slot lock, never sleeps.
- * Return: true if @page holds the data; false if the slot dropped out
- * (changed, accessed in idle mode, or failed to decompress) and is no
- * longer selected.
- */
-static bool zram_wb_copy_slot(struct zram *zram, struct page *page,
-			      u32 index, unsigned int mode)
-{
-	bool copied;
-
-	zram_slot_lock(zram, index);
-	copied = zram_wb_slot_selected(zram, index, mode) &&
-		 !zram_obj_read(zram, page, index);
-	if (!copied)
-		zram_clear_flag(zram, index, ZRAM_WB_SELECTED);
-	zram_slot_unlock(zram, index);
-	return copied;
-}
-
-/**
- * zram_wb_fill - copy the next selected slots into a request
- * @ctl: writeback
- * @req: request, its mode set
- * @nr_blocks: blocks reserved for it (pages wanted)
- *
- * Slots that dropped out are skipped, so the pages stay in slot order
- * without holes.
- *
- * Context: process context, zram_wb.lock held (owns @ctl's selection);
- * may sleep (page allocation).
- * Return: pages filled, 0 to @nr_blocks. Sets @ctl->stop_err to -ENOMEM
- * when a page cannot be allocated.
- */
-static unsigned int zram_wb_fill(struct zram_wb_ctl *ctl,
-				 struct zram_wb_req *req,
-				 unsigned int nr_blocks)
-{
-	unsigned int n = 0;
-	u32 index;
-
-	lockdep_assert_held(&ctl->zram->wb.lock);
-	while (n < nr_blocks && ctl->next < ctl->nr_selected) {
-		if (!req->pages[n]) {
-			req->pages[n] = alloc_page(GFP_KERNEL);
-			if (!req->pages[n]) {
-				ctl->stop_err = -ENOMEM;
-				break;
-			}
-		}
-		index = ctl->slots[ctl->next++];
-		if (zram_wb_copy_slot(ctl->zram, req->pages[n], index,
-				      req->mode))
-			req->slots[n++] = index;
-	}
-	return n;
-}
-
-static void zram_wb_submit(struct zram_wb_ctl *ctl, struct zram_wb_req *req)
-{
-	struct bio *bio = &req->bio;
-	unsigned int i;
-
-	bio_reset(bio, ctl->zram->backing.bdev, REQ_OP_WRITE | REQ_SYNC);
-	bio->bi_iter.bi_sector = zram_bdev_block_sector(req->block);
-	bio->bi_end_io = zram_wb_end_io;
-	for (i = 0; i < req->nr_pages; i++)
-		__bio_add_page(bio, req->pages[i], PAGE_SIZE, 0);
-
-	spin_lock_irq(&ctl->lock);
-	ctl->inflight++;
-	spin_unlock_irq(&ctl->lock);
-	submit_bio(bio);
-}
-
-/*
- * Makes the blocks freed since the last harvest reusable; they may have
- * joined the short runs of a fragmented region into long ones, so the
- * allocator forgets the region. zram_wb.lock held; sleeps.
- */
-static void zram_wb_reclaim_blocks(struct zram *zram)
-{
-	if (zram_bdev_harvest(zram))
-		zram_extent_forget_short(&zram->wb.cursor);
-}
-
-/**
- * zram_wb_reserve - stage 2: reserve blocks for the next bio
- * @ctl: writeback
- * @nr_pages: most blocks wanted
- * @block: out, first block reserved
- *
- * When the backing device looks full, waits for the bios in flight,
- * harvests the blocks freed meanwhile and tries once more: failed bios and
- * slots that changed meanwhile give their blocks back when committed.
- *
- * Context: process context, zram_wb.lock held; sleeps.
- * Return: blocks reserved (1 to @nr_pages) or -ENOSPC.
- */
-static int zram_wb_reserve(struct zram_wb_ctl *ctl, unsigned int nr_pages,
-			   unsigned long *block)
-{
-	struct zram_bdev *bd = &ctl->zram->backing;
-	struct zram_wb *wb = &ctl->zram->wb;
-	int ret;
-
-	lockdep_assert_held(&wb->lock);
-	ret = zram_extent_reserve(bd->bitmap, bd->nr_blocks, &wb->cursor,
-				  nr_pages, block);
-	if (ret != -ENOSPC)
-		return ret;
-	zram_wb_wait_all(ctl);
-	zram_wb_reclaim_blocks(ctl->zram);
-	return zram_extent_reserve(bd->bitmap, bd->nr_blocks, &wb->cursor,
-				   nr_pages, block);
-}
-
-/**
- * zram_wb_write_one - write the next selected slots with one bio
- * @ctl: writeback with selected slots left
- * @mode: ZRAM_WB_* mode they were selected with
- *
- * Debits writeback_limit, reserves an extent (stage 2), fills a request
- * and submits it; whatever ends up unused (blocks, budget) goes back at
- * once. Sets @ctl->stop_err when the writeback must stop.
- *
- * Context: process context, zram_wb.lock held; sleeps.
- */
-static void zram_wb_write_one(struct zram_wb_ctl *ctl, unsigned int mode)
-{
-	struct zram_wb *wb = &ctl->zram->wb;
-	unsigned int want, allowed, debited, n;
-	struct zram_wb_req *req;
-	unsigned long block;
-	u64 gen;
-	int ret;
-
-	lockdep_assert_held(&wb->lock);
-	req = zram_wb_get_req(ctl);
-	if (!req) {
-		ctl->stop_err = -ENOMEM;
-		return;
-	}
-	want = min(ctl->nr_selected - ctl->next, ctl->max_bio_pages);
-	allowed = zram_wb_limit_take(wb, want, &debited, &gen);
-	if (!allowed) {
-		/* Budget exhausted with slots left: -EIO, as upstream. */
-		ctl->stop_err = -EIO;
-		goto out_put_req;
-	}
-	ret = zram_wb_reserve(ctl, allowed, &block);
-	if (ret < 0) {
-		ctl->stop_err = ret;
-		zram_wb_limit_give(wb, debited, gen);
-		goto out_put_req;
-	}
-
-	req->mode = mode;
-	n = zram_wb_fill(ctl, req, ret);
-	zram_extent_release(ctl->zram->backing.bitmap, block + n, ret - n);
-	zram_wb_limit_give(wb, debited ? allowed - n : 0, gen);
-	if (!n)
-		goto out_put_req;
-
-	req->block = block;
-	req->nr_pages = n;
-	req->nr_debited = debited ? n : 0;
-	req->limit_gen = gen;
-	zram_wb_submit(ctl, req);
-	return;
-
-out_put_req:
-	zram_wb_put_req(ctl, req);
-}
-
-/**
- * zram_wb_write_selected - write out the current selection
- * @ctl: writeback
- * @mode: ZRAM_WB_* mode the slots were selected with
- *
- * Plugs the submission loop so the block layer sees the bios together.
- * Slots left over when the writeback stops lose their selection.
- *
- * Context: process context, zram_wb.lock held; sleeps.
- */
-static void zram_wb_write_selected(struct zram_wb_ctl *ctl, unsigned int mode)
-{
-	struct blk_plug plug;
-
-	lockdep_assert_held(&ctl->zram->wb.lock);
-	blk_start_plug(&plug);
-	while (ctl->next < ctl->nr_selected && !ctl->stop_err)
-		zram_wb_write_one(ctl, mode);
-	blk_finish_plug(&plug);
-	zram_wb_unselect_rest(ctl);
-}
-
-/*
- * Runs one parsed parameter: select and write chunk after chunk. Process
- * context, zram_wb.lock held; sleeps.
- */
-static void zram_wb_run_range(struct zram_wb_ctl *ctl,
-			      const struct zram_wb_range *range)
-{
-	unsigned long index = range->lo;
-
-	lockdep_assert_held(&ctl->zram->wb.lock);
-	while (index < range->hi && !ctl->stop_err) {
-		index = zram_wb_select(ctl, range->mode, index, range->hi);
-		zram_wb_write_selected(ctl, range->mode);
-		cond_resched();
-	}
-}
+/* ------------------------------------------------------------------ */
+/* Running a writeback                                                */
+/* ------------------------------------------------------------------ */
 
 /* Frees an idle writeback (no request in flight); NULL is ignored. */
 static void zram_wb_ctl_free(struct zram_wb_ctl *ctl)
@@ -872,15 +896,21 @@ static struct zram_wb_ctl *zram_wb_ctl_alloc(struct zram *zram)
 	return ctl;
 }
 
-/* True when writeback_limit is enforced and not even one page is left. */
-static bool zram_wb_limit_exhausted(struct zram_wb *wb)
+/*
+ * Runs one parsed parameter: select and write chunk after chunk. Process
+ * context, zram_wb.lock held; sleeps.
+ */
+static void zram_wb_run_range(struct zram_wb_ctl *ctl,
+			      const struct zram_wb_range *range)
 {
-	bool exhausted;
+	unsigned long index = range->lo;
 
-	spin_lock(&wb->limit_lock);
-	exhausted = wb->limit_enable && wb->limit < ZRAM_WB_UNITS_PER_PAGE;
-	spin_unlock(&wb->limit_lock);
-	return exhausted;
+	lockdep_assert_held(&ctl->zram->wb.lock);
+	while (index < range->hi && !ctl->stop_err) {
+		index = zram_wb_select(ctl, range->mode, index, range->hi);
+		zram_wb_write_selected(ctl, range->mode);
+		cond_resched();
+	}
 }
 
 /**
@@ -927,6 +957,10 @@ int zram_wb_run(struct zram *zram, const struct zram_wb_range *ranges,
 		return ctl->stop_err;
 	return ctl->io_error ? -EIO : 0;
 }
+
+/* ------------------------------------------------------------------ */
+/* Module and device                                                  */
+/* ------------------------------------------------------------------ */
 
 /**
  * zram_wb_module_init - set up what all devices' writebacks share
