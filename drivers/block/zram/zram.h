@@ -38,9 +38,10 @@ struct zram;
 
 /*
  * Slot state bits (zram_table_entry.flags). All are read and written only
- * under the slot lock. A stored slot is in exactly one of three storage
- * states: same-filled (ZRAM_SAME), on the backing device (ZRAM_WB), or a
- * zsmalloc object (neither; handle != 0). zram_slot_free() clears them all.
+ * under the slot lock, and written only by zram_slot.c. A stored slot is in
+ * exactly one of three storage states: same-filled (ZRAM_SAME), on the
+ * backing device (ZRAM_WB), or a zsmalloc object (neither; handle != 0).
+ * zram_slot_free() clears them all.
  */
 enum zram_pageflags {
 	/* Core: page is one repeated unsigned long; handle is that value. */
@@ -48,10 +49,10 @@ enum zram_pageflags {
 	/* Writeback: data is on the backing device; handle is the block. */
 	ZRAM_WB,
 	/*
-	 * Writeback: selected by a writeback and not yet committed; set and
-	 * tested only by writeback under the slot lock; cleared by
-	 * zram_slot_free() (so a slot freed or overwritten while selected
-	 * drops out) and by writeback.
+	 * Writeback: selected by the running writeback, not yet committed.
+	 * Set and cleared by zram_slot_wb_*() for the writer that holds
+	 * zram_wb.lock; zram_slot_free() clears it too, so a slot freed or
+	 * overwritten while selected drops out.
 	 */
 	ZRAM_WB_SELECTED,
 	/* Core: stored uncompressed in a PAGE_SIZE zsmalloc object. */

@@ -13,6 +13,53 @@
 #include "zram_obj.h"
 #include "zram_slot.h"
 
+/*
+ * Setters of a slot's fields, private to the slot store: slot lock held.
+ * See enum zram_pageflags for who owns which flag.
+ */
+static void zram_set_flag(struct zram *zram, u32 index,
+			  enum zram_pageflags flag)
+{
+	lockdep_assert_held(&zram->table[index].lock);
+	zram->table[index].flags |= BIT(flag);
+}
+
+static void zram_clear_flag(struct zram *zram, u32 index,
+			    enum zram_pageflags flag)
+{
+	lockdep_assert_held(&zram->table[index].lock);
+	zram->table[index].flags &= ~BIT(flag);
+}
+
+static void zram_set_handle(struct zram *zram, u32 index,
+			    unsigned long handle)
+{
+	lockdep_assert_held(&zram->table[index].lock);
+	zram->table[index].handle = handle;
+}
+
+static void zram_set_obj_size(struct zram *zram, u32 index,
+			      size_t size)
+{
+	unsigned long flags = zram->table[index].flags;
+
+	lockdep_assert_held(&zram->table[index].lock);
+	zram->table[index].flags = (flags & ~ZRAM_OBJ_SIZE_MASK) | size;
+}
+
+/* Last access time (CONFIG_ZRAM_TRACK_ENTRY_ACTIME); slot lock held. */
+#ifdef CONFIG_ZRAM_TRACK_ENTRY_ACTIME
+static void zram_slot_set_actime(struct zram *zram, u32 index, ktime_t time)
+{
+	lockdep_assert_held(&zram->table[index].lock);
+	zram->table[index].ac_time = time;
+}
+#else
+static void zram_slot_set_actime(struct zram *zram, u32 index, ktime_t time)
+{
+}
+#endif
+
 /**
  * zram_slot_lock() - lock one slot
  * @zram: device
@@ -53,7 +100,7 @@ void zram_slot_record_access(struct zram *zram, u32 index)
 {
 	lockdep_assert_held(&zram->table[index].lock);
 	zram_clear_flag(zram, index, ZRAM_IDLE);
-	zram_slot_set_actime(zram, index, zram_now());
+	zram_slot_set_actime(zram, index, ktime_get_boottime());
 }
 
 /**
@@ -229,3 +276,150 @@ void zram_slot_mark_idle(struct zram *zram, ktime_t cutoff)
 		cond_resched();
 	}
 }
+
+#ifdef CONFIG_ZRAM_WRITEBACK
+/*
+ * Writeback's transitions. Only zram_wb.c, built with
+ * CONFIG_ZRAM_WRITEBACK, calls them.
+ */
+
+/* Slot lock held: the slot is stored in RAM, not selected, and matches. */
+static bool zram_slot_wb_eligible(struct zram *zram, u32 index,
+				  unsigned int mode)
+{
+	if (!zram_slot_allocated(zram, index) ||
+	    zram_test_flag(zram, index, ZRAM_WB) ||
+	    zram_test_flag(zram, index, ZRAM_SAME) ||
+	    zram_test_flag(zram, index, ZRAM_WB_SELECTED))
+		return false;
+	if ((mode & ZRAM_WB_IDLE) && !zram_test_flag(zram, index, ZRAM_IDLE))
+		return false;
+	if ((mode & ZRAM_WB_HUGE) && !zram_test_flag(zram, index, ZRAM_HUGE))
+		return false;
+	if ((mode & ZRAM_WB_INCOMPRESSIBLE) &&
+	    !zram_test_flag(zram, index, ZRAM_INCOMPRESSIBLE))
+		return false;
+	return true;
+}
+
+/*
+ * Slot lock held: the slot still belongs to the writeback. Idle mode also
+ * wants it still idle: a slot read since selection is hot again.
+ */
+static bool zram_slot_wb_selected(struct zram *zram, u32 index,
+				  unsigned int mode)
+{
+	if (!zram_test_flag(zram, index, ZRAM_WB_SELECTED))
+		return false;
+	return !(mode & ZRAM_WB_IDLE) || zram_test_flag(zram, index, ZRAM_IDLE);
+}
+
+/**
+ * zram_slot_wb_select() - select a slot for the running writeback
+ * @zram: device
+ * @index: slot index (PAGE_SIZE units)
+ * @mode: ZRAM_WB_* bits the slot must match
+ *
+ * Sets ZRAM_WB_SELECTED on a slot stored in RAM (not same-filled, not yet
+ * written back, not already selected) that matches @mode.
+ *
+ * Context: task context, zram_wb.lock held; takes the slot lock.
+ * Return: true when the slot was selected.
+ */
+bool zram_slot_wb_select(struct zram *zram, u32 index, unsigned int mode)
+{
+	bool selected;
+
+	lockdep_assert_held(&zram->wb.lock);
+	zram_slot_lock(zram, index);
+	selected = zram_slot_wb_eligible(zram, index, mode);
+	if (selected)
+		zram_set_flag(zram, index, ZRAM_WB_SELECTED);
+	zram_slot_unlock(zram, index);
+	return selected;
+}
+
+/**
+ * zram_slot_wb_unselect() - drop a slot's selection; it stays in RAM
+ * @zram: device
+ * @index: slot index (PAGE_SIZE units)
+ *
+ * Context: task context, zram_wb.lock held (by the writer, or by the
+ * writer a commit work runs for); takes the slot lock.
+ */
+void zram_slot_wb_unselect(struct zram *zram, u32 index)
+{
+	lockdep_assert(mutex_is_locked(&zram->wb.lock));
+	zram_slot_lock(zram, index);
+	zram_clear_flag(zram, index, ZRAM_WB_SELECTED);
+	zram_slot_unlock(zram, index);
+}
+
+/**
+ * zram_slot_wb_read() - copy a selected slot's data for the writeback
+ * @zram: device
+ * @index: slot index (PAGE_SIZE units)
+ * @mode: ZRAM_WB_* mode the slot was selected with
+ * @page: destination, PAGE_SIZE bytes
+ *
+ * A slot that changed since it was selected (freed or overwritten, which
+ * drops the selection; read, in idle mode) or fails to decompress drops
+ * out: its selection is cleared.
+ *
+ * Context: task context, zram_wb.lock held; takes the slot lock, never
+ * sleeps.
+ * Return: true when @page holds the slot's data.
+ */
+bool zram_slot_wb_read(struct zram *zram, u32 index, unsigned int mode,
+		       struct page *page)
+{
+	bool copied;
+
+	lockdep_assert_held(&zram->wb.lock);
+	zram_slot_lock(zram, index);
+	copied = zram_slot_wb_selected(zram, index, mode) &&
+		 !zram_obj_read(zram, page, index);
+	if (!copied)
+		zram_clear_flag(zram, index, ZRAM_WB_SELECTED);
+	zram_slot_unlock(zram, index);
+	return copied;
+}
+
+/**
+ * zram_slot_install_wb() - commit a written slot to its backing block
+ * @zram: device
+ * @index: slot index (PAGE_SIZE units)
+ * @mode: ZRAM_WB_* mode the slot was selected with
+ * @block: backing device block holding the slot's data
+ *
+ * A slot still selected frees its RAM copy and becomes ZRAM_WB, owning
+ * @block; bd_count counts it. A slot that changed since it was copied only
+ * loses its selection.
+ *
+ * Context: task context (a writeback's commit work, while the writer holds
+ * zram_wb.lock); takes the slot lock.
+ * Return: true if the slot now owns @block; false if the caller must
+ * release @block.
+ */
+bool zram_slot_install_wb(struct zram *zram, u32 index, unsigned int mode,
+			  unsigned long block)
+{
+	bool installed = false;
+
+	lockdep_assert(mutex_is_locked(&zram->wb.lock));
+	zram_slot_lock(zram, index);
+	if (zram_slot_wb_selected(zram, index, mode)) {
+		/* Clears ZRAM_WB_SELECTED and the stats of the RAM copy. */
+		zram_slot_free(zram, index);
+		zram_set_flag(zram, index, ZRAM_WB);
+		zram_set_handle(zram, index, block);
+		atomic64_inc(&zram->stats.pages_stored);
+		atomic64_inc(&zram->stats.bd_count);
+		installed = true;
+	} else {
+		zram_clear_flag(zram, index, ZRAM_WB_SELECTED);
+	}
+	zram_slot_unlock(zram, index);
+	return installed;
+}
+#endif /* CONFIG_ZRAM_WRITEBACK */

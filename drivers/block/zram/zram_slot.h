@@ -1,9 +1,9 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 /*
- * zram slot store: the slot lock, the accessors of a slot's fields, and the
- * functions that change a slot's state (zram_slot.c). Every other file
- * reads slot state through the accessors and changes it only through the
- * functions declared here.
+ * zram slot store: the slot lock, the read accessors of a slot's fields,
+ * and the functions that change a slot's state (zram_slot.c). Every other
+ * file reads slot state through the accessors and changes it only through
+ * the functions declared here; the setters are private to zram_slot.c.
  */
 #ifndef _ZRAM_SLOT_H_
 #define _ZRAM_SLOT_H_
@@ -23,31 +23,10 @@ static inline bool zram_test_flag(struct zram *zram, u32 index,
 	return zram->table[index].flags & BIT(flag);
 }
 
-static inline void zram_set_flag(struct zram *zram, u32 index,
-				 enum zram_pageflags flag)
-{
-	lockdep_assert_held(&zram->table[index].lock);
-	zram->table[index].flags |= BIT(flag);
-}
-
-static inline void zram_clear_flag(struct zram *zram, u32 index,
-				   enum zram_pageflags flag)
-{
-	lockdep_assert_held(&zram->table[index].lock);
-	zram->table[index].flags &= ~BIT(flag);
-}
-
 static inline unsigned long zram_get_handle(struct zram *zram, u32 index)
 {
 	lockdep_assert_held(&zram->table[index].lock);
 	return zram->table[index].handle;
-}
-
-static inline void zram_set_handle(struct zram *zram, u32 index,
-				   unsigned long handle)
-{
-	lockdep_assert_held(&zram->table[index].lock);
-	zram->table[index].handle = handle;
 }
 
 /* Size in bytes of the slot's zsmalloc object. */
@@ -55,15 +34,6 @@ static inline size_t zram_get_obj_size(struct zram *zram, u32 index)
 {
 	lockdep_assert_held(&zram->table[index].lock);
 	return zram->table[index].flags & ZRAM_OBJ_SIZE_MASK;
-}
-
-static inline void zram_set_obj_size(struct zram *zram, u32 index,
-				     size_t size)
-{
-	unsigned long flags = zram->table[index].flags;
-
-	lockdep_assert_held(&zram->table[index].lock);
-	zram->table[index].flags = (flags & ~ZRAM_OBJ_SIZE_MASK) | size;
 }
 
 /* True when the slot holds data in any storage state. */
@@ -111,35 +81,13 @@ static inline bool zram_slot_lock_io(struct zram *zram, u32 index, bool nowait)
 
 /* Access time of a slot (CONFIG_ZRAM_TRACK_ENTRY_ACTIME); slot lock held. */
 #ifdef CONFIG_ZRAM_TRACK_ENTRY_ACTIME
-static inline void zram_slot_set_actime(struct zram *zram, u32 index,
-					ktime_t time)
-{
-	lockdep_assert_held(&zram->table[index].lock);
-	zram->table[index].ac_time = time;
-}
-
 static inline ktime_t zram_slot_get_actime(struct zram *zram, u32 index)
 {
 	lockdep_assert_held(&zram->table[index].lock);
 	return zram->table[index].ac_time;
 }
-
-static inline ktime_t zram_now(void)
-{
-	return ktime_get_boottime();
-}
 #else
-static inline void zram_slot_set_actime(struct zram *zram, u32 index,
-					ktime_t time)
-{
-}
-
 static inline ktime_t zram_slot_get_actime(struct zram *zram, u32 index)
-{
-	return 0;
-}
-
-static inline ktime_t zram_now(void)
 {
 	return 0;
 }
@@ -152,5 +100,13 @@ void zram_slot_install(struct zram *zram, u32 index,
 		       const struct zram_obj *obj);
 void zram_slot_free_all(struct zram *zram);
 void zram_slot_mark_idle(struct zram *zram, ktime_t cutoff);
+
+/* Writeback's transitions (zram_wb.c holds zram_wb.lock). */
+bool zram_slot_wb_select(struct zram *zram, u32 index, unsigned int mode);
+void zram_slot_wb_unselect(struct zram *zram, u32 index);
+bool zram_slot_wb_read(struct zram *zram, u32 index, unsigned int mode,
+		       struct page *page);
+bool zram_slot_install_wb(struct zram *zram, u32 index, unsigned int mode,
+			  unsigned long block);
 
 #endif /* _ZRAM_SLOT_H_ */

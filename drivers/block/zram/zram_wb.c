@@ -5,7 +5,8 @@
  * A writeback runs in three stages, each with its own contract:
  *
  *  1. Slot selection (zram_wb_select()) walks a range of slots in
- *     ascending order and marks the eligible ones ZRAM_WB_SELECTED, at most
+ *     ascending order and has the slot store mark the eligible ones
+ *     ZRAM_WB_SELECTED (zram_slot_wb_select()), at most
  *     %ZRAM_WB_SELECT_CHUNK at a time.
  *  2. Block allocation (zram_extent.c) reserves runs of contiguous free
  *     blocks on the backing device, next-fit from a cursor.
@@ -25,15 +26,17 @@
  *                          |   (ZRAM_IDLE cleared), I/O error, limit,
  *                          |   ENOSPC --> stored, ZRAM_WB_SELECTED cleared
  *
- * ZRAM_WB_SELECTED is set only here, by the one writeback that holds
- * zram_wb.lock. Within one slot range a slot is selected at most once (the
- * walk only goes up), but ranges may repeat or overlap: a slot in flight
- * in bio R, then overwritten (ZRAM_WB_SELECTED cleared), could be selected
- * again by a later range with its new data, and R's completion would then
- * commit the old data. zram_wb_run() therefore waits for every bio in
- * flight before it selects for the next range. With that, a slot never
- * regains ZRAM_WB_SELECTED while a bio carrying it is in flight, and finding
- * the mark still set at commit proves the data we wrote is the slot's.
+ * The transitions are the slot store's (zram_slot_wb_select(),
+ * zram_slot_wb_read(), zram_slot_install_wb(), zram_slot_wb_unselect());
+ * only the one writeback that holds zram_wb.lock asks for them. Within
+ * one slot range a slot is selected at most once (the walk only goes up),
+ * but ranges may repeat or overlap: a slot in flight in bio R, then
+ * overwritten (ZRAM_WB_SELECTED cleared), could be selected again by a
+ * later range with its new data, and R's completion would then commit the
+ * old data. zram_wb_run() therefore waits for every bio in flight before
+ * it selects for the next range. With that, a slot never regains
+ * ZRAM_WB_SELECTED while a bio carrying it is in flight, and finding the
+ * mark still set at commit proves the data we wrote is the slot's.
  */
 
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
@@ -49,7 +52,6 @@
 #include <linux/workqueue.h>
 
 #include "zram_extent.h"
-#include "zram_obj.h"
 #include "zram_slot.h"
 
 /* Most pages (and backing device blocks) one writeback bio carries. */
@@ -364,45 +366,6 @@ static bool zram_wb_limit_exhausted(struct zram_wb *wb)
 /* Stage 1: slot selection                                            */
 /* ------------------------------------------------------------------ */
 
-/* Slot lock held: the slot is stored in RAM, not selected, and matches. */
-static bool zram_wb_slot_eligible(struct zram *zram, u32 index,
-				  unsigned int mode)
-{
-	if (!zram_slot_allocated(zram, index) ||
-	    zram_test_flag(zram, index, ZRAM_WB) ||
-	    zram_test_flag(zram, index, ZRAM_SAME) ||
-	    zram_test_flag(zram, index, ZRAM_WB_SELECTED))
-		return false;
-	if ((mode & ZRAM_WB_IDLE) && !zram_test_flag(zram, index, ZRAM_IDLE))
-		return false;
-	if ((mode & ZRAM_WB_HUGE) && !zram_test_flag(zram, index, ZRAM_HUGE))
-		return false;
-	if ((mode & ZRAM_WB_INCOMPRESSIBLE) &&
-	    !zram_test_flag(zram, index, ZRAM_INCOMPRESSIBLE))
-		return false;
-	return true;
-}
-
-/*
- * Slot lock held: the slot still belongs to this writeback. Idle mode also
- * wants it still idle: a slot read since selection is hot again.
- */
-static bool zram_wb_slot_selected(struct zram *zram, u32 index,
-				  unsigned int mode)
-{
-	if (!zram_test_flag(zram, index, ZRAM_WB_SELECTED))
-		return false;
-	return !(mode & ZRAM_WB_IDLE) || zram_test_flag(zram, index, ZRAM_IDLE);
-}
-
-/* Drops the selection of one slot; it stays stored in RAM. */
-static void zram_wb_unselect(struct zram *zram, u32 index)
-{
-	zram_slot_lock(zram, index);
-	zram_clear_flag(zram, index, ZRAM_WB_SELECTED);
-	zram_slot_unlock(zram, index);
-}
-
 /**
  * zram_wb_select - stage 1: select the next chunk of slots
  * @ctl: writeback; its selection must be empty
@@ -436,12 +399,8 @@ static unsigned long zram_wb_select(struct zram_wb_ctl *ctl,
 	end = min(end, index + ZRAM_WB_SCAN_CHUNK);
 	for (; index < end && ctl->nr_selected < ZRAM_WB_SELECT_CHUNK;
 	     index++) {
-		zram_slot_lock(zram, index);
-		if (zram_wb_slot_eligible(zram, index, mode)) {
-			zram_set_flag(zram, index, ZRAM_WB_SELECTED);
+		if (zram_slot_wb_select(zram, index, mode))
 			ctl->slots[ctl->nr_selected++] = index;
-		}
-		zram_slot_unlock(zram, index);
 	}
 	return index;
 }
@@ -450,7 +409,7 @@ static unsigned long zram_wb_select(struct zram_wb_ctl *ctl,
 static void zram_wb_unselect_rest(struct zram_wb_ctl *ctl)
 {
 	for (; ctl->next < ctl->nr_selected; ctl->next++)
-		zram_wb_unselect(ctl->zram, ctl->slots[ctl->next]);
+		zram_slot_wb_unselect(ctl->zram, ctl->slots[ctl->next]);
 }
 
 /* ------------------------------------------------------------------ */
@@ -504,32 +463,6 @@ static int zram_wb_reserve(struct zram_wb_ctl *ctl, unsigned int nr_pages,
 /* ------------------------------------------------------------------ */
 
 /**
- * zram_wb_copy_slot - copy a selected slot's data into a page
- * @zram: device
- * @page: destination page
- * @index: slot index
- * @mode: ZRAM_WB_* mode the slot was selected with
- *
- * Context: process context; takes the slot lock, never sleeps.
- * Return: true if @page holds the data; false if the slot dropped out
- * (changed, accessed in idle mode, or failed to decompress) and is no
- * longer selected.
- */
-static bool zram_wb_copy_slot(struct zram *zram, struct page *page,
-			      u32 index, unsigned int mode)
-{
-	bool copied;
-
-	zram_slot_lock(zram, index);
-	copied = zram_wb_slot_selected(zram, index, mode) &&
-		 !zram_obj_read(zram, page, index);
-	if (!copied)
-		zram_clear_flag(zram, index, ZRAM_WB_SELECTED);
-	zram_slot_unlock(zram, index);
-	return copied;
-}
-
-/**
  * zram_wb_fill - copy the next selected slots into a request
  * @ctl: writeback
  * @req: request, its mode set
@@ -560,8 +493,8 @@ static unsigned int zram_wb_fill(struct zram_wb_ctl *ctl,
 			}
 		}
 		index = ctl->slots[ctl->next++];
-		if (zram_wb_copy_slot(ctl->zram, req->pages[n], index,
-				      req->mode))
+		if (zram_slot_wb_read(ctl->zram, index, req->mode,
+				      req->pages[n]))
 			req->slots[n++] = index;
 	}
 	return n;
@@ -698,38 +631,6 @@ static void zram_wb_end_io(struct bio *bio)
 	spin_unlock_irqrestore(&ctl->lock, flags);
 }
 
-/**
- * zram_wb_commit_slot - move one written slot to its backing block
- * @zram: device
- * @index: slot index
- * @block: backing device block holding the slot's data
- * @mode: ZRAM_WB_* mode the slot was selected with
- *
- * Context: process context; takes the slot lock.
- * Return: true if the slot now owns @block; false if the slot changed
- * since it was copied, and the caller must release @block.
- */
-static bool zram_wb_commit_slot(struct zram *zram, u32 index,
-				unsigned long block, unsigned int mode)
-{
-	bool committed = false;
-
-	zram_slot_lock(zram, index);
-	if (zram_wb_slot_selected(zram, index, mode)) {
-		/* Clears ZRAM_WB_SELECTED and the stats of the RAM copy. */
-		zram_slot_free(zram, index);
-		zram_set_flag(zram, index, ZRAM_WB);
-		zram_set_handle(zram, index, block);
-		atomic64_inc(&zram->stats.pages_stored);
-		atomic64_inc(&zram->stats.bd_count);
-		committed = true;
-	} else {
-		zram_clear_flag(zram, index, ZRAM_WB_SELECTED);
-	}
-	zram_slot_unlock(zram, index);
-	return committed;
-}
-
 /*
  * A failed bio: its slots stay in RAM, its blocks and budget go back. The
  * blocks are released at once, not deferred: no slot ever pointed to them,
@@ -741,7 +642,7 @@ static void zram_wb_fail_req(struct zram_wb_ctl *ctl, struct zram_wb_req *req)
 	unsigned int i;
 
 	for (i = 0; i < req->nr_pages; i++)
-		zram_wb_unselect(ctl->zram, req->slots[i]);
+		zram_slot_wb_unselect(ctl->zram, req->slots[i]);
 	zram_extent_release(ctl->zram->backing.bitmap, req->block,
 			    req->nr_pages);
 	zram_wb_limit_give(wb, req->nr_debited, req->limit_gen);
@@ -777,7 +678,8 @@ static void zram_wb_commit(struct zram_wb_ctl *ctl, struct zram_wb_req *req)
 	for (i = 0; i < req->nr_pages; i++) {
 		block = req->block + i;
 		/* Never a slot's block, never read: released at once. */
-		if (!zram_wb_commit_slot(zram, req->slots[i], block, req->mode))
+		if (!zram_slot_install_wb(zram, req->slots[i], req->mode,
+					  block))
 			zram_extent_release(zram->backing.bitmap, block, 1);
 	}
 }

@@ -21,12 +21,12 @@
 
 struct zram;
 
-#ifdef CONFIG_ZRAM_WRITEBACK
-
 /* Writeback mode: which stored slots qualify. 0 qualifies any of them. */
 #define ZRAM_WB_IDLE		BIT(0)	/* ZRAM_IDLE set */
 #define ZRAM_WB_HUGE		BIT(1)	/* ZRAM_HUGE set */
 #define ZRAM_WB_INCOMPRESSIBLE	BIT(2)	/* ZRAM_INCOMPRESSIBLE set */
+
+#ifdef CONFIG_ZRAM_WRITEBACK
 
 /* writeback_limit and bd_stat count in 4 KiB units. */
 #define ZRAM_WB_UNITS_PER_PAGE	(PAGE_SIZE / SZ_4K)
