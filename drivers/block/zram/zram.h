@@ -2,6 +2,41 @@
 /*
  * zram: compressed RAM block device. The device, its slots and their
  * states, shared by every file of the driver.
+ *
+ * Files and their owners' responsibilities:
+ *   zram_drv.c      a device's life: add, init, reset, remove; the module
+ *   zram_sysfs.c    device attributes        zram_debugfs.c  block_state
+ *   zram_slot.c     slot lock and state      zram_obj.c      objects
+ *   zram_bio.c      the bio path             zcomp.c         compressors
+ *   zram_bdev.c     the backing device       zram_extent.c   its blocks
+ *   zram_wb.c       the writeback engine     zram_wb_sysfs.c its attributes
+ *
+ * Locking, outermost first; a lock is only taken with the ones above it
+ * held or none:
+ *
+ *   zram_index_mutex (zram_drv.c): the device idr; held across add and
+ *	remove.
+ *   disk->open_mutex: struct zram.claim; brief, never held while waiting
+ *	for anything below.
+ *   zram_wb.lock (mutex): one writeback at a time, for its whole run; a
+ *	writeback does not hold init_lock. Reset takes it before init_lock,
+ *	so the device stays initialized while it is held.
+ *   init_lock (rw_semaphore): write side changes the configuration,
+ *	initializes and resets; read side keeps the device initialized for
+ *	sysfs stores and shows. Never taken on the I/O path (reset claims
+ *	and syncs the device instead).
+ *   zram_wb_ctl.lock (irq-safe spinlock, zram_wb.c): a writeback's
+ *	request lists; taken by bio completions.
+ *   the slot lock (spinlock, one per slot): every field of one slot;
+ *	never two at once, never in interrupt context, nothing sleeps under
+ *	it. REQ_NOWAIT I/O only tries it.
+ *   zcomp_strm.lock (local_lock, zcomp.c): this CPU's compression stream;
+ *	may be taken under a slot lock, never the other way round.
+ *   zram_wb.limit_lock (spinlock): the writeback_limit budget.
+ *
+ * Not locks but ordering rules: backing.read_srcu pins a written-back
+ * block from the slot lock of its reader until its read completed
+ * (zram_bdev.c); a freed block is reused only after a grace period.
  */
 
 #ifndef _ZRAM_H_
