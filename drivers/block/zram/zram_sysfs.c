@@ -93,19 +93,7 @@ static int zram_parse_bytes(const char *buf, u64 *bytes)
 	return 0;
 }
 
-/**
- * disksize_store() - initialize the device with a size
- * @dev: disk device
- * @attr: attribute (unused)
- * @buf: size in bytes, see zram_parse_bytes(); rounded up to whole pages
- * @len: length of @buf
- *
- * Context: process context; takes init_lock for write; may sleep.
- * Return: @len; -EINVAL for a size of 0, no number, or more slots than a
- * u32 slot index can address (16 TiB with 4 KiB pages); -EBUSY when
- * already initialized; -ENOMEM or the compressor's errno (nothing is
- * kept).
- */
+/* More slots than a u32 slot index addresses are refused, like a wrap. */
 static ssize_t disksize_store(struct device *dev,
 			      struct device_attribute *attr,
 			      const char *buf, size_t len)
@@ -129,17 +117,6 @@ static ssize_t disksize_store(struct device *dev,
 	return ret ? ret : len;
 }
 
-/**
- * reset_store() - free all data and return to the uninitialized state
- * @dev: disk device
- * @attr: attribute (unused)
- * @buf: non-zero decimal number (u16)
- * @len: length of @buf
- *
- * Context: process context; may sleep.
- * Return: @len; kstrtou16()'s errno (-EINVAL, -ERANGE) for bad input,
- * -EINVAL for 0, -EBUSY when the device is open or being reset or removed.
- */
 static ssize_t reset_store(struct device *dev, struct device_attribute *attr,
 			   const char *buf, size_t len)
 {
@@ -163,18 +140,6 @@ static ssize_t reset_store(struct device *dev, struct device_attribute *attr,
 	return len;
 }
 
-/**
- * mem_limit_store() - set the cap on the memory used by the pool
- * @dev: disk device
- * @attr: attribute (unused)
- * @buf: limit in bytes, see zram_parse_bytes(); rounded up to whole
- *	pages, at most ULONG_MAX bytes; 0 removes the cap
- * @len: length of @buf
- *
- * Context: process context; takes init_lock for write; may sleep.
- * Return: @len, or -EINVAL when @buf holds no number or one beyond
- * U64_MAX.
- */
 static ssize_t mem_limit_store(struct device *dev,
 			       struct device_attribute *attr,
 			       const char *buf, size_t len)
@@ -193,16 +158,6 @@ static ssize_t mem_limit_store(struct device *dev,
 	return len;
 }
 
-/**
- * mem_used_max_store() - restart the peak pool size from the current size
- * @dev: disk device
- * @attr: attribute (unused)
- * @buf: "0", the only accepted value
- * @len: length of @buf
- *
- * Context: process context; takes init_lock for read; may sleep.
- * Return: @len, or -EINVAL for any other input.
- */
 static ssize_t mem_used_max_store(struct device *dev,
 				  struct device_attribute *attr,
 				  const char *buf, size_t len)
@@ -249,16 +204,6 @@ static int zram_parse_idle(const char *buf, ktime_t *cutoff)
 	return 0;
 }
 
-/**
- * idle_store() - mark slots idle for writeback
- * @dev: disk device
- * @attr: attribute (unused)
- * @buf: see zram_parse_idle()
- * @len: length of @buf
- *
- * Context: process context; takes init_lock for read; may sleep.
- * Return: @len, or -EINVAL for bad input or an uninitialized device.
- */
 static ssize_t idle_store(struct device *dev, struct device_attribute *attr,
 			  const char *buf, size_t len)
 {
@@ -301,18 +246,6 @@ static ssize_t comp_algorithm_show(struct device *dev,
 	return zcomp_available_show(zram->comp_name, buf, 0);
 }
 
-/**
- * comp_algorithm_store() - select the compression algorithm
- * @dev: disk device
- * @attr: attribute (unused)
- * @buf: algorithm name as listed by comp_algorithm
- * @len: length of @buf
- *
- * Context: process context; takes init_lock for write; may sleep.
- * Return: @len; -E2BIG for a name of CRYPTO_MAX_ALG_NAME bytes or more,
- * -EINVAL for an unknown or unavailable algorithm, -EBUSY when the device
- * is initialized.
- */
 static ssize_t comp_algorithm_store(struct device *dev,
 				    struct device_attribute *attr,
 				    const char *buf, size_t len)
@@ -442,16 +375,6 @@ static ssize_t algorithm_params_store(struct device *dev,
 	return len;
 }
 
-/**
- * compact_store() - compact the zsmalloc pool
- * @dev: disk device
- * @attr: attribute (unused)
- * @buf: ignored
- * @len: length of @buf
- *
- * Context: process context; takes init_lock for read; may sleep.
- * Return: @len, or -EINVAL when the device is not initialized.
- */
 static ssize_t compact_store(struct device *dev, struct device_attribute *attr,
 			     const char *buf, size_t len)
 {
