@@ -2,18 +2,12 @@
 # SPDX-License-Identifier: GPL-2.0
 #
 # Submission does not wait for a slow backing device: slots written back to
-# a null_blk that completes every request after 50 ms are read with fio's
-# io_uring engine (O_DIRECT). The submission latency (slat) p99 must stay
-# under 1 ms while the completion latency shows the 50 ms device. This is a
-# behaviour check with a wide margin, not a performance claim.
-#
-# Under QEMU/TCG on a busy host the same fio job on the raw null_blk can
-# itself show a slat p99 of several ms (vCPU scheduling noise), so each
-# attempt first measures the raw device and the bound is 1 ms or three
-# times that raw p99, whichever is larger, capped at 10 ms; a submission
-# that waited for the device would take 50 ms, every time. Noise is
-# transient and a blocking submission is not, so the best of up to three
-# attempts counts.
+# a null_blk that completes every request after 200 ms are read with fio's
+# io_uring engine (O_DIRECT). A submission that waited for the device would
+# take at least 200 ms; the test only asks the submission latency (slat)
+# p99 to stay under half of that, a bound no scheduling noise under
+# QEMU/TCG on a busy host comes near, while the completion latency shows
+# the slow device. A behaviour check, not a performance claim.
 #
 # Stock zram passes too: io_uring hands its EOPNOTSUPP bios to a worker
 # without waiting either.
@@ -25,8 +19,8 @@ zram_require_cmd fio
 zram_require_nullb
 zram_add || ktap_skip_all "cannot hot_add a zram device"
 zram_require_writeback
-zram_nullb 16 irqmode=2 completion_nsec=50000000 ||
-	ktap_skip_all "cannot create a null_blk with 50 ms completions"
+zram_nullb 16 irqmode=2 completion_nsec=200000000 ||
+	ktap_skip_all "cannot create a null_blk with 200 ms completions"
 
 work=$(mktemp -d /tmp/zram-nowait.XXXXXX) || ktap_skip_all "no /tmp"
 zram_defer rm -rf "$work"
@@ -55,28 +49,17 @@ slow_reads() {
 		--output-format=json --output="$json" >"$work/fio.err" 2>&1
 }
 
-for attempt in 1 2 3; do
-	slow_reads "$NULLB"
-	raw_p99=$(zram_fio_json "$json" read slat_p99)
-	bound=$((${raw_p99:-0} * 3))
-	[ "$bound" -lt 1000000 ] && bound=1000000
-	[ "$bound" -gt 10000000 ] && bound=10000000
-
-	reads_before=$(bd_reads)
-	slow_reads "$ZRAM_DEV"
-	fio_rc=$?
-	sed 's/^/# fio: /' "$work/fio.err" | head -10
-
-	slat_p99=$(zram_fio_json "$json" read slat_p99)
-	slat_max=$(zram_fio_json "$json" read slat_max)
-	clat_mean=$(zram_fio_json "$json" read clat_mean)
-	clat_mean=${clat_mean%.*}
-	ktap_info "attempt $attempt: raw null_blk slat p99 ${raw_p99:-?} ns (bound $bound);" \
-		"zram slat p99 ${slat_p99:-?} ns (max ${slat_max:-?})," \
-		"clat mean ${clat_mean:-?} ns," \
-		"backing reads $(($(bd_reads) - reads_before))"
-	[ "$fio_rc" = 0 ] && [ "${slat_p99:-999999999}" -lt "$bound" ] && break
-done
+bound=100000000
+reads_before=$(bd_reads)
+slow_reads "$ZRAM_DEV"
+fio_rc=$?
+sed 's/^/# fio: /' "$work/fio.err" | head -10
+slat_p99=$(zram_fio_json "$json" read slat_p99)
+slat_max=$(zram_fio_json "$json" read slat_max)
+clat_mean=$(zram_fio_json "$json" read clat_mean)
+clat_mean=${clat_mean%.*}
+ktap_info "slat p99 ${slat_p99:-?} ns (max ${slat_max:-?}), clat mean" \
+	"${clat_mean:-?} ns, backing reads $(($(bd_reads) - reads_before))"
 
 ktap_eq "fio exits 0" "$fio_rc" 0
 ktap_eq "fio reports no error" "$(zram_fio_json "$json" job error)" 0
@@ -84,7 +67,7 @@ ktap_check "every read went to the backing device" \
 	[ "$(($(bd_reads) - reads_before))" -ge "$pages" ]
 ktap_check "submission latency p99 < $((bound / 1000)) us" \
 	[ "${slat_p99:-999999999}" -lt "$bound" ]
-ktap_check "completion latency mean >= 40 ms (the slow device)" \
-	[ "${clat_mean:-0}" -ge 40000000 ]
+ktap_check "completion latency mean >= 160 ms (the slow device)" \
+	[ "${clat_mean:-0}" -ge 160000000 ]
 
 ktap_finish
