@@ -240,13 +240,14 @@ static int zram_bvec_discard(struct zram *zram, u32 index, u32 offset,
 }
 
 /*
- * Nowait contract. zram sets BLK_FEAT_NOWAIT. A REQ_NOWAIT bio is served
- * step by step (a step is one bvec within one slot, or one slot of a
- * discard) without sleeping: slot locks are only tried, memory comes from
- * GFP_NOWAIT, a written-back slot is read by a REQ_NOWAIT backing device
- * bio chained to ours, and anything else that would block (a synchronous
- * backing device read for partial I/O, a backing device without nowait
- * support) makes the step fail with -EAGAIN before it does anything.
+ * Nowait contract. With BLK_FEAT_NOWAIT set (zram_alloc_disk()), a bio may
+ * carry REQ_NOWAIT. Such a bio is served step by step (a step is one bvec
+ * within one slot, or one slot of a discard) without sleeping: slot locks
+ * are only tried, memory comes from GFP_NOWAIT, a written-back slot is
+ * read by a REQ_NOWAIT backing device bio chained to ours, and anything
+ * else that would block (a synchronous backing device read for partial
+ * I/O, a backing device without nowait support) makes the step fail with
+ * -EAGAIN before it does anything.
  *
  * BLK_STS_AGAIN is only given back from zram_submit_bio(), before the
  * first step changed a slot or issued a read: the submitter then sees the
@@ -254,9 +255,9 @@ static int zram_bvec_discard(struct zram *zram, u32 index, u32 offset,
  * block. Once a step is done, the bio never ends with BLK_STS_AGAIN: the
  * steps left are handed to a worker (struct zram_bio_rest) that serves
  * them blocking, and a chained backing device read that ends with
- * BLK_STS_AGAIN is issued again, blocking, by the writeback code's worker
- * (zram_bdev_read()). A completion may run in interrupt context, where
- * io_uring cannot reissue anything.
+ * BLK_STS_AGAIN is issued again, blocking, by a worker of the backing
+ * device code (zram_bdev_read()). A completion may run in interrupt
+ * context, where io_uring cannot reissue anything.
  */
 
 /*
