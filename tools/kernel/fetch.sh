@@ -42,6 +42,19 @@ download() {
 	(cd "$cache/debs" && apt-get download -q "$pkg" >&2)
 }
 
+# Sets abi and kver to the newest 6.12 and downloads its packages.
+download_all() {
+	local pkg
+
+	abi=$(pick_version)
+	[ -n "$abi" ] || { log "no linux-image-6.12 package found"; return 1; }
+	kver=$abi-amd64
+	for pkg in "linux-image-$kver" "linux-headers-$kver" \
+		"linux-headers-$abi-common" "linux-kbuild-$abi" linux-source-6.12; do
+		download "$pkg" || return 1
+	done
+}
+
 extract() {
 	local pkg=$1 dest=$2
 
@@ -79,15 +92,15 @@ if ! command -v depmod >/dev/null; then
 	log "installing kmod (depmod)"
 	DEBIAN_FRONTEND=noninteractive apt-get install -y -qq kmod >&2
 fi
-abi=$(pick_version)
-[ -n "$abi" ] || { log "no linux-image-6.12 package found"; exit 1; }
-kver=$abi-amd64
+# Package lists older than the registry (an old machine image) name
+# versions it no longer serves: update them once and pick again.
+if ! download_all; then
+	log "apt-get update, then trying again"
+	apt-get update -qq >&2
+	download_all
+fi
 root=$cache/root
 
-for pkg in "linux-image-$kver" "linux-headers-$kver" \
-	"linux-headers-$abi-common" "linux-kbuild-$abi" linux-source-6.12; do
-	download "$pkg"
-done
 for pkg in "linux-image-$kver" "linux-headers-$kver" \
 	"linux-headers-$abi-common" "linux-kbuild-$abi"; do
 	extract "$pkg" "$root"
