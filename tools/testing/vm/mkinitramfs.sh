@@ -30,11 +30,16 @@ modules=(
 )
 
 # Programs, copied with the libraries ldd reports. Everything else comes
-# from busybox applets.
+# from busybox applets. The kernel's kselftest runner (kselftest/runner.sh)
+# calls GNU timeout as /usr/bin/timeout (--foreground is not in busybox's)
+# and /usr/bin/stdbuf when present; stdbuf preloads $stdbuf_lib. The
+# runner also uses /usr/bin/perl when present, for prefix.pl: without it,
+# it prefixes with sed, its documented fallback, so perl stays out.
 programs=(
 	bash fio zramctl losetup blkdiscard mke2fs e2fsck sha256sum
-	dmsetup find xargs
+	dmsetup find xargs timeout stdbuf
 )
+stdbuf_lib=/usr/libexec/coreutils/libstdbuf.so
 
 module_files=()
 for mod in "${modules[@]}"; do
@@ -68,7 +73,7 @@ inputs_hash=$(
 		printf 'module %s\n' "${module_files[@]}"
 		sha256sum "$0" "$vm_dir/lib.sh" "$vm_dir/guest/init" \
 			"$module_dir/modules.dep" /etc/mke2fs.conf
-		for f in "$busybox" "${program_paths[@]}" "${libraries[@]}"; do
+		for f in "$busybox" "${program_paths[@]}" "${libraries[@]}" "$stdbuf_lib"; do
 			stat -L -c '%n %s %Y' "$f"
 		done
 	} | sha256sum | cut -d' ' -f1)
@@ -99,6 +104,7 @@ for path in "${program_paths[@]}"; do
 	install -m 0755 "$path" "$dest"
 done
 ln -s mke2fs "$stage/usr/sbin/mkfs.ext4"
+install -D -m 0644 "$stdbuf_lib" "$stage$stdbuf_lib"
 for lib in "${libraries[@]}"; do
 	real=$(readlink -f "$lib")
 	dest=$stage/usr/${lib#/usr/}
