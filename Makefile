@@ -17,8 +17,8 @@ SELFTESTS := tools/testing/selftests/zram
 UNIT := tools/testing/zram-unit
 
 .PHONY: all deps kernel module sparse checkpatch shellcheck unit \
-	check check-host check-vm run bench series-deps series series-check \
-	clean
+	check check-host check-vm kselftest run bench series-deps series \
+	series-check clean
 
 all: module
 
@@ -47,6 +47,10 @@ check-host: module sparse checkpatch shellcheck unit series-check
 
 check-vm: module
 	$(SELFTESTS)/vm-check.sh
+
+# ours only, through the kernel's runner (check-vm runs it too)
+kselftest: module
+	$(VM)/kselftest.sh ours
 
 check: check-host check-vm
 

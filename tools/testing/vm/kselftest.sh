@@ -1,0 +1,95 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# Run the zram selftests the way kernel CI does: install them from a kernel
+# tree with the kselftest Makefile, then run the kernel's runner in the test
+# VM with the chosen driver loaded:
+#   make -C tools/testing/selftests TARGETS=zram install INSTALL_PATH=DIR
+#   ZRAM_DRIVER=DRIVER DIR/run_kselftest.sh -c zram
+# The kernel tree is the cached Debian linux-source (tools/kernel/fetch.sh).
+# This repo's tools/testing/selftests/zram is bind-mounted over the tree's
+# zram folder for the install step only, in a private mount namespace that
+# ends with it: neither the cached tree nor the repo changes, and the suite
+# is never stored twice. Needs root (the bind mount), as the VM harness does.
+#
+# Usage: tools/testing/vm/kselftest.sh [ours|stock]     (default ours)
+# Environment:
+#   KSFT_TIMEOUT  per-test timeout in seconds for the runner's -o
+#                 (default: the suite's settings file)
+#   VM_RUN_ARGS   more options for run.sh (e.g. "--quiet")
+# Results in .cache/vm/runs/kselftest-DRIVER-TIME/ (install/, install.log,
+# kselftest.tap, console.log, dmesg.txt). The last line is
+#   zram kselftest (kernel runner, DRIVER): N passed, N failed, N skipped
+# Exit status 0 when the runner's TAP has a result for every planned test,
+# none of them "not ok", at least one plain "ok", and the guest saw the
+# driver loaded throughout and no new kernel warning.
+
+set -euo pipefail
+
+# shellcheck source=lib.sh
+. "$(dirname "$0")/lib.sh"
+
+driver=${1:-ours}
+case $driver in
+ours | stock) ;;
+*) sed -n '/^# Usage:/,/^$/s/^# \{0,1\}//p' "$0" >&2; exit 2 ;;
+esac
+if [ "$driver" = ours ] && [ ! -e "$repo_dir/drivers/block/zram/zram.ko" ]; then
+	vm_die "drivers/block/zram/zram.ko is not built (make module)"
+fi
+
+"$vm_dir/deps.sh"
+vm_kernel
+"$repo_dir/tools/kernel/fetch.sh" "$cache_dir" >/dev/null
+ksft=$cache_dir/linux-source/tools/testing/selftests
+[ -f "$ksft/run_kselftest.sh" ] || vm_die "no kselftest runner in $ksft"
+
+out=$cache_dir/vm/runs/kselftest-$driver-$(date +%Y%m%d-%H%M%S)
+install_dir=$out/install
+mkdir -p "$out"
+
+vm_log "installing the zram kselftests from the kernel tree into $install_dir"
+# shellcheck disable=SC2016 # expanded by the inner shell
+if ! unshare --mount --propagation private -- bash -euc '
+	mount --bind "$1" "$2/zram"
+	make -C "$2" TARGETS=zram install INSTALL_PATH="$3"' _ \
+	"$repo_dir/tools/testing/selftests/zram" "$ksft" "$install_dir" \
+	>"$out/install.log" 2>&1; then
+	cat "$out/install.log" >&2
+	vm_die "the kselftest install failed (log: $out/install.log)"
+fi
+grep -q '^zram:' "$install_dir/kselftest-list.txt" ||
+	vm_die "the install listed no zram test (log: $out/install.log)"
+
+args=(--timeout 2400 --out "$out" --env "ZRAM_DRIVER=$driver")
+[ -z "${KSFT_TIMEOUT:-}" ] || args+=(--env "KSFT_TIMEOUT=$KSFT_TIMEOUT")
+rc=0
+# shellcheck disable=SC2086 # VM_RUN_ARGS is a list of options
+"$vm_dir/run.sh" "${args[@]}" ${VM_RUN_ARGS:-} -- \
+	/repo/tools/testing/vm/guest/kselftest.sh "$driver" /out/install ||
+	rc=$?
+
+# The runner's own lines start at the beginning of a line; everything a
+# test prints is prefixed with "# ".
+tap=$out/kselftest.tap
+touch "$tap"
+plan=$(sed -n 's/^1\.\.\([0-9][0-9]*\)$/\1/p' "$tap" | head -1)
+results=$(grep -c -E '^(not )?ok [0-9]+ ' "$tap" || true)
+failed=$(grep -c -E '^not ok [0-9]+ ' "$tap" || true)
+skipped=$(grep -c -E '^ok [0-9]+ .*# SKIP' "$tap" || true)
+passed=$((results - failed - skipped))
+
+echo
+vm_log "kernel runner TAP: $tap"
+grep -E '^not ok [0-9]+ ' "$tap" | sed 's/^/[vm]   /' >&2 || true
+if [ -z "$plan" ] || [ "$results" -ne "$plan" ]; then
+	vm_log "the runner planned ${plan:-no} tests and reported $results"
+	rc=1
+fi
+if [ "$passed" -eq 0 ]; then
+	vm_log "no test passed"
+	rc=1
+fi
+[ "$failed" -eq 0 ] || rc=1
+echo "zram kselftest (kernel runner, $driver): $passed passed, $failed failed, $skipped skipped"
+exit "$rc"
