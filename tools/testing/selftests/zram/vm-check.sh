@@ -2,15 +2,18 @@
 # SPDX-License-Identifier: GPL-2.0
 #
 # Host side, for "make check": run the zram selftests in the test VM against
-# the stock zram.ko and against ours, print both summaries and one total.
-# Exits non-zero when either run failed.
+# the stock zram.ko with the project's runner (run_all.sh, vm-run.sh), and
+# against ours the way kernel CI runs them: installed from a kernel tree and
+# run by the kernel's run_kselftest.sh (tools/testing/vm/kselftest.sh).
+# Prints both summaries and one total. Exits non-zero when either run failed.
 #
 # Usage: tools/testing/selftests/zram/vm-check.sh
 
 set -uo pipefail
 
 here=$(cd "$(dirname "$0")" && pwd)
-logdir=$(cd "$here/../../../.." && pwd)/.cache/selftests
+root=$(cd "$here/../../../.." && pwd)
+logdir=$root/.cache/selftests
 mkdir -p "$logdir"
 
 rc=0
@@ -20,11 +23,16 @@ skip=0
 summaries=()
 for driver in stock ours; do
 	log=$logdir/$driver.log
+	case $driver in
+	stock) run=("$here/vm-run.sh" stock) ;;
+	ours) run=("$root/tools/testing/vm/kselftest.sh" ours) ;;
+	esac
 	echo "[selftests] $driver: running in the VM (log: $log)"
-	if ! "$here/vm-run.sh" "$driver" 2>&1 | tee "$log"; then
+	if ! "${run[@]}" 2>&1 | tee "$log"; then
 		rc=1
 	fi
-	summary=$(grep -a -o 'zram selftests:.*' "$log" | tail -1 | tr -d '\r')
+	summary=$(grep -a -o -E 'zram (selftests|kselftest)[^:]*: [0-9]+ passed.*' "$log" |
+		tail -1 | tr -d '\r')
 	if [ -z "$summary" ]; then
 		echo "[selftests] $driver: no summary line (the VM run failed)"
 		rc=1
