@@ -6,6 +6,11 @@
 vm_dir=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 repo_dir=$(cd "$vm_dir/../../.." && pwd)
 cache_dir=$repo_dir/.cache
+# Caches that outlive a checkout (the debug kernel build), shared by every
+# clone on the machine, CI's included: ZRAM_KCACHE, default
+# /var/cache/zram-rework. make fresh-check bind-mounts it into its root.
+# shellcheck disable=SC2034 # for the scripts that source this file
+kcache_dir=${ZRAM_KCACHE:-/var/cache/zram-rework}
 
 vm_log() { printf '[vm] %s\n' "$*" >&2; }
 vm_die() { printf '[vm] error: %s\n' "$*" >&2; exit 1; }
