@@ -40,7 +40,7 @@ checkpatch: kernel
 shellcheck: deps
 	tools/build/shellcheck.sh
 
-unit:
+unit: deps
 	$(MAKE) -C $(UNIT) check
 
 check-host: module sparse checkpatch shellcheck unit series-check
