@@ -4,6 +4,7 @@
 #   make run    - the main job: idle writeback of real data, checksums verified
 #   make check  - host checks, unit tests, the series check, and the
 #                 kselftests in a VM
+#   make fresh-check - make run and make check in a fresh Debian root
 #   make bench  - stock zram.ko vs ours in one VM boot
 #   make series - the kernel patch series, in build/series/
 #   make series-check - apply it to linux-source-6.12 and prove every patch
@@ -17,8 +18,8 @@ SELFTESTS := tools/testing/selftests/zram
 UNIT := tools/testing/zram-unit
 
 .PHONY: all deps kernel module sparse checkpatch shellcheck unit \
-	check check-host check-vm kselftest run bench series-deps series \
-	series-check clean
+	check check-host check-vm kselftest fresh-check run bench series-deps \
+	series series-check clean
 
 all: module
 
@@ -53,6 +54,9 @@ kselftest: module
 	$(VM)/kselftest.sh ours
 
 check: check-host check-vm
+
+fresh-check:
+	tools/testing/fresh/fresh-check.sh
 
 run: module
 	$(VM)/run-main-job.sh ZRAM=$(ZRAM)
