@@ -99,8 +99,11 @@ mkfs.ext4 -q -F -m 0 -O ^has_journal "$img"
 mkdir -p "$run"
 mount -o loop,noatime "$img" "$run"
 mkdir -p "$run/upper" "$run/work" "$root"
+# xino=on: one device number for every file, as on a plain disk. Without
+# it the layers' files and the overlay's directories differ in st_dev, and
+# QEMU warns that the guest's 9p view of /repo may mix up inode numbers.
 mount -t overlay fresh-check \
-	-o "lowerdir=$base,upperdir=$run/upper,workdir=$run/work" "$root"
+	-o "lowerdir=$base,upperdir=$run/upper,workdir=$run/work,xino=on" "$root"
 "$here/mkroot.sh" --apt "$root"
 mount -t proc proc "$root/proc"
 mount --rbind /sys "$root/sys"
