@@ -61,7 +61,7 @@ fi
 grep -q '^zram:' "$install_dir/kselftest-list.txt" ||
 	vm_die "the install listed no zram test (log: $out/install.log)"
 
-args=(--timeout 2400 --out "$out" --env "ZRAM_DRIVER=$driver")
+args=(--timeout 3600 --out "$out" --env "ZRAM_DRIVER=$driver")
 [ -z "${KSFT_TIMEOUT:-}" ] || args+=(--env "KSFT_TIMEOUT=$KSFT_TIMEOUT")
 rc=0
 # shellcheck disable=SC2086 # VM_RUN_ARGS is a list of options

@@ -14,5 +14,5 @@ driver=${1:-stock}
 [ $# -gt 0 ] && shift
 
 # shellcheck disable=SC2086 # VM_RUN_ARGS is a list of options
-exec "$root/tools/testing/vm/run.sh" --timeout 1500 ${VM_RUN_ARGS:-} -- \
+exec "$root/tools/testing/vm/run.sh" --timeout 3600 ${VM_RUN_ARGS:-} -- \
 	/repo/tools/testing/selftests/zram/run_all.sh "$driver" "$@"
