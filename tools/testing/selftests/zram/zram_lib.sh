@@ -618,12 +618,13 @@ zram_uring_cycle() {
 	fi
 }
 
-# zram_uring_cycles BACKING: the cycles of the nowait verify tests over
-# backing device BACKING (already created): iodepth 16 twice, 1 and 32,
+# zram_uring_cycles BACKING [SIZE]: the cycles of the nowait verify tests
+# over backing device BACKING (already created), SIZE bytes each (fio
+# syntax, default 48M): iodepth 16 twice, 1 and 32,
 # then 16 with writebacks running meanwhile. Two KTAP lines per cycle:
 # fio saw no error and every block verified; no EAGAIN reached fio.
 zram_uring_cycles() {
-	local dir spec depth wb n=0
+	local size=${2:-48M} dir spec depth wb n=0
 
 	dir=$(mktemp -d /tmp/zram-uring.XXXXXX) || ktap_bail "no /tmp"
 	zram_defer rm -rf "$dir"
@@ -633,7 +634,7 @@ zram_uring_cycles() {
 		depth=${spec%:*}
 		wb=${spec#*:}
 		n=$((n + 1))
-		zram_uring_cycle "$dir" "$depth" 48M "$wb"
+		zram_uring_cycle "$dir" "$depth" "$size" "$wb"
 		ktap_info "cycle $n (iodepth $depth, writeback loop $wb):" \
 			"$UR_WB pages written back"
 		ktap_eq "cycle $n: fio ran without error, every block verified" \
