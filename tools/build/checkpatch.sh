@@ -1,21 +1,25 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 #
-# Run the kernel's checkpatch.pl --strict on every driver file.
+# Run the kernel's checkpatch.pl --strict on every driver file, from the
+# top of the fetched kernel tree as in-tree development does: checkpatch
+# then knows the kernel's own identifiers (CamelCase library APIs such as
+# lz4's are not reported against the files that call them).
 
 set -euo pipefail
 
 top=$(cd "$(dirname "$0")/../.." && pwd)
 "$top/tools/kernel/fetch.sh" >/dev/null
-checkpatch=$top/.cache/linux-source/scripts/checkpatch.pl
+src=$top/.cache/linux-source
 rc=0
 
+cd "$src"
 for f in "$top"/drivers/block/zram/*.[ch] "$top"/drivers/block/zram/Kconfig \
 	"$top"/drivers/block/zram/Makefile; do
 	case $f in
 	*.mod.c) continue ;;
 	esac
-	if ! perl "$checkpatch" --strict --no-tree --quiet -f "$f"; then
+	if ! perl scripts/checkpatch.pl --strict --quiet -f "$f"; then
 		rc=1
 	fi
 done
