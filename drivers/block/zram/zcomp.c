@@ -1,19 +1,22 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
- * zram compression front end over the crypto API.
+ * zram compression front end over the kernel's compression libraries.
  *
  * Each struct zcomp owns one stream per online CPU. Streams are created and
  * destroyed by CPU hotplug multi-instance callbacks on CPUHP_ZCOMP_PREPARE,
  * so a stream exists for a CPU before any task can run there. A user picks
  * the stream of the CPU it runs on under a local_lock, which keeps the I/O
- * path free of sleeping locks (REQ_NOWAIT callers rely on that).
+ * path free of sleeping locks (REQ_NOWAIT callers rely on that). The
+ * algorithms themselves are backend_*.c files behind struct zcomp_ops.
  */
+
+#define pr_fmt(fmt) "zram: " fmt
 
 #include <linux/cpu.h>
 #include <linux/cpuhotplug.h>
-#include <linux/crypto.h>
 #include <linux/err.h>
 #include <linux/kernel.h>
+#include <linux/kernel_read_file.h>
 #include <linux/lockdep.h>
 #include <linux/percpu.h>
 #include <linux/slab.h>
@@ -22,113 +25,202 @@
 #include <linux/vmalloc.h>
 
 #include "zcomp.h"
+#include "backends.h"
 
 /* Scratch space per stream: a compressor may expand its input. */
 #define ZCOMP_BUFFER_SIZE	(2 * PAGE_SIZE)
 
 /*
- * Algorithms offered to user space, in the order they are listed by
- * comp_algorithm. Only those the crypto API can provide are shown.
+ * The algorithms this build offers, in the order comp_algorithm lists
+ * them (upstream's order). Kconfig makes sure there is at least one.
  */
-static const char * const zcomp_algorithms[] = {
-	"lzo-rle",
-	"lzo",
-	"lz4",
-	"lz4hc",
-	"zstd",
-	"deflate",
-	"842",
+static const struct zcomp_ops * const zcomp_backends[] = {
+#if IS_ENABLED(CONFIG_ZRAM_BACKEND_LZO)
+	&backend_lzorle,
+	&backend_lzo,
+#endif
+#if IS_ENABLED(CONFIG_ZRAM_BACKEND_LZ4)
+	&backend_lz4,
+#endif
+#if IS_ENABLED(CONFIG_ZRAM_BACKEND_LZ4HC)
+	&backend_lz4hc,
+#endif
+#if IS_ENABLED(CONFIG_ZRAM_BACKEND_ZSTD)
+	&backend_zstd,
+#endif
+#if IS_ENABLED(CONFIG_ZRAM_BACKEND_DEFLATE)
+	&backend_deflate,
+#endif
+#if IS_ENABLED(CONFIG_ZRAM_BACKEND_842)
+	&backend_842,
+#endif
 };
 
-static bool zcomp_crypto_has(const char *name)
-{
-	return crypto_has_comp(name, 0, 0) == 1;
-}
-
 /**
- * zcomp_lookup_algorithm() - find a usable algorithm by its sysfs name
+ * zcomp_lookup() - find an algorithm of this build by name
  * @name: user supplied name; one trailing newline is ignored
  *
- * Context: process context; may sleep (the crypto API may load a module).
- * Return: the static name of the algorithm, or NULL when it is not one we
- * offer or the crypto API cannot provide it.
+ * Context: any context.
+ * Return: the backend, or NULL when this build does not offer @name.
  */
-const char *zcomp_lookup_algorithm(const char *name)
+const struct zcomp_ops *zcomp_lookup(const char *name)
 {
 	size_t i;
 
-	for (i = 0; i < ARRAY_SIZE(zcomp_algorithms); i++) {
-		if (!sysfs_streq(name, zcomp_algorithms[i]))
-			continue;
-		if (!zcomp_crypto_has(zcomp_algorithms[i]))
-			return NULL;
-		return zcomp_algorithms[i];
-	}
+	for (i = 0; i < ARRAY_SIZE(zcomp_backends); i++)
+		if (sysfs_streq(name, zcomp_backends[i]->name))
+			return zcomp_backends[i];
 	return NULL;
 }
 
+/*
+ * The algorithm of a new or reset device: CONFIG_ZRAM_DEF_COMP, which
+ * Kconfig only lets name an offered algorithm. Should an out-of-tree build
+ * get a config where it does not, the first offered one.
+ */
+static const struct zcomp_ops *zcomp_default(void)
+{
+	const struct zcomp_ops *ops = zcomp_lookup(CONFIG_ZRAM_DEF_COMP);
+
+	BUILD_BUG_ON(ARRAY_SIZE(zcomp_backends) == 0);
+	return ops ?: zcomp_backends[0];
+}
+
 /**
- * zcomp_available_show() - list the usable algorithms for sysfs
- * @cur: name of the selected algorithm, printed in brackets
+ * zcomp_available_show() - list the algorithms for sysfs
+ * @cur: the selected algorithm, printed in brackets
  * @buf: sysfs page buffer (PAGE_SIZE bytes)
  * @at: offset in @buf to start writing at, in bytes
  *
- * Context: process context; may sleep (the crypto API may load a module).
+ * Context: any context.
  * Return: number of bytes written at @buf + @at.
  */
-ssize_t zcomp_available_show(const char *cur, char *buf, size_t at)
+ssize_t zcomp_available_show(const struct zcomp_ops *cur, char *buf,
+			     size_t at)
 {
 	ssize_t sz = 0;
 	size_t i;
 
-	for (i = 0; i < ARRAY_SIZE(zcomp_algorithms); i++) {
-		const char *name = zcomp_algorithms[i];
-		const char *fmt = strcmp(cur, name) ? "%s " : "[%s] ";
+	for (i = 0; i < ARRAY_SIZE(zcomp_backends); i++) {
+		const struct zcomp_ops *ops = zcomp_backends[i];
 
-		if (!zcomp_crypto_has(name))
-			continue;
-		sz += sysfs_emit_at(buf, at + sz, fmt, name);
+		sz += sysfs_emit_at(buf, at + sz, ops == cur ? "[%s] " : "%s ",
+				    ops->name);
 	}
 	sz += sysfs_emit_at(buf, at + sz, "\n");
 	return sz;
 }
 
+/**
+ * zcomp_params_read() - build the parameters algorithm_params asked for
+ * @params: out: the new parameters; the caller owns the dictionary
+ * @level: level= value, or ZCOMP_LEVEL_DEFAULT
+ * @dict_path: dict= value (a file to read whole), or NULL
+ *
+ * Only reads: the level is checked when the compressor is created, since
+ * the algorithm may still change until then.
+ *
+ * Context: process context; may sleep (reads a file).
+ * Return: 0, or -EINVAL when the dictionary file cannot be read, is empty
+ * or is not a regular file (upstream gives EINVAL for every such case).
+ */
+int zcomp_params_read(struct zcomp_params *params, s32 level,
+		      const char *dict_path)
+{
+	void *dict = NULL;
+	ssize_t sz = 0;
+
+	if (dict_path) {
+		sz = kernel_read_file_from_path(dict_path, 0, &dict, INT_MAX,
+						NULL, READING_POLICY);
+		if (sz < 0)
+			return -EINVAL;
+	}
+	params->level = level;
+	params->dict = dict;
+	params->dict_sz = sz;
+	return 0;
+}
+
+/**
+ * zcomp_conf_reset() - configuration of a new or reset device
+ * @conf: the device's configuration, one entry per priority
+ *
+ * Priority 0 gets the default algorithm, the others none; every priority
+ * gets the default level and loses its dictionary.
+ *
+ * Context: process context, no compressor created from @conf exists.
+ */
+void zcomp_conf_reset(struct zcomp_conf conf[ZCOMP_MAX_PRIOS])
+{
+	unsigned int prio;
+
+	for (prio = 0; prio < ZCOMP_MAX_PRIOS; prio++) {
+		vfree(conf[prio].params.dict);
+		conf[prio].params = (struct zcomp_params){
+			.level = ZCOMP_LEVEL_DEFAULT,
+		};
+		conf[prio].ops = NULL;
+	}
+	conf[ZCOMP_PRIO_PRIMARY].ops = zcomp_default();
+}
+
+/**
+ * zcomp_conf_find() - the priority an algorithm is configured for
+ * @conf: the device's configuration, one entry per priority
+ * @name: algorithm name (an algo= value)
+ *
+ * Context: any context; the caller keeps @conf stable.
+ * Return: the lowest priority using @name, or -EINVAL when none does.
+ */
+int zcomp_conf_find(const struct zcomp_conf conf[ZCOMP_MAX_PRIOS],
+		    const char *name)
+{
+	int prio;
+
+	for (prio = 0; prio < ZCOMP_MAX_PRIOS; prio++)
+		if (conf[prio].ops && !strcmp(conf[prio].ops->name, name))
+			return prio;
+	return -EINVAL;
+}
+
 static void zcomp_strm_free(struct zcomp_strm *zstrm)
 {
-	if (!IS_ERR_OR_NULL(zstrm->tfm))
-		crypto_free_comp(zstrm->tfm);
-	vfree(zstrm->buffer);
-	zstrm->tfm = NULL;
+	if (zstrm->ctx)
+		zstrm->comp->ops->ctx_destroy(zstrm->ctx);
+	kvfree(zstrm->buffer);
+	zstrm->comp = NULL;
+	zstrm->ctx = NULL;
 	zstrm->buffer = NULL;
 }
 
 /**
- * zcomp_strm_init() - allocate the transform and scratch buffer of a stream
+ * zcomp_strm_init() - allocate the context and scratch buffer of a stream
  * @comp: compressor the stream belongs to
  * @zstrm: stream of one CPU, empty
  *
  * On failure the stream is left empty.
  *
  * Context: process context (CPU hotplug prepare); may sleep.
- * Return: 0, -ENOMEM, or the crypto API's errno (e.g. -ENOENT).
+ * Return: 0, -ENOMEM, or the backend's errno.
  */
 static int zcomp_strm_init(struct zcomp *comp, struct zcomp_strm *zstrm)
 {
-	struct crypto_comp *tfm;
+	void *ctx;
 
-	tfm = crypto_alloc_comp(comp->name, 0, 0);
-	if (IS_ERR(tfm))
-		return PTR_ERR(tfm);
-
-	zstrm->buffer = vzalloc(ZCOMP_BUFFER_SIZE);
+	ctx = comp->ops->ctx_create(comp);
+	if (IS_ERR(ctx))
+		return PTR_ERR(ctx);
+	zstrm->buffer = kvzalloc(ZCOMP_BUFFER_SIZE, GFP_KERNEL);
 	if (!zstrm->buffer)
-		goto out_free_tfm;
+		goto out_destroy_ctx;
 
-	zstrm->tfm = tfm;
+	zstrm->ctx = ctx;
+	zstrm->comp = comp;
 	return 0;
 
-out_free_tfm:
-	crypto_free_comp(tfm);
+out_destroy_ctx:
+	comp->ops->ctx_destroy(ctx);
 	return -ENOMEM;
 }
 
@@ -150,8 +242,8 @@ static int zcomp_cpu_up_prepare(unsigned int cpu, struct hlist_node *node)
 	local_lock_init(&zstrm->lock);
 	ret = zcomp_strm_init(comp, zstrm);
 	if (ret)
-		pr_err("zram: cannot allocate a %s stream for CPU %u: %d\n",
-		       comp->name, cpu, ret);
+		pr_err("cannot allocate a %s stream for CPU %u: %d\n",
+		       comp->ops->name, cpu, ret);
 	return ret;
 }
 
@@ -195,13 +287,15 @@ void zcomp_cpuhp_remove(void)
 
 /**
  * zcomp_create() - create a compressor with a stream on every online CPU
- * @name: algorithm name as returned by zcomp_lookup_algorithm()
+ * @ops: the algorithm
+ * @params: its parameters; must outlive the compressor unchanged
  *
  * Context: process context; may sleep.
- * Return: the new zcomp, or ERR_PTR(-ENOMEM), or the crypto API's error
- * (e.g. -ENOENT) when a transform cannot be allocated.
+ * Return: the new zcomp, or ERR_PTR(-ENOMEM), or the backend's errno
+ * (-EINVAL for a level or dictionary the library refuses).
  */
-struct zcomp *zcomp_create(const char *name)
+struct zcomp *zcomp_create(const struct zcomp_ops *ops,
+			   const struct zcomp_params *params)
 {
 	struct zcomp *comp;
 	int ret;
@@ -210,20 +304,29 @@ struct zcomp *zcomp_create(const char *name)
 	if (!comp)
 		return ERR_PTR(-ENOMEM);
 
-	comp->name = name;
+	comp->ops = ops;
+	comp->params = params;
+	comp->level = params->level;
 	comp->stream = alloc_percpu(struct zcomp_strm);
 	if (!comp->stream) {
 		ret = -ENOMEM;
 		goto out_free_comp;
 	}
-
+	if (ops->setup) {
+		ret = ops->setup(comp);
+		if (ret)
+			goto out_free_stream;
+	}
 	/* Runs zcomp_cpu_up_prepare() for each online CPU, or rolls back. */
 	ret = cpuhp_state_add_instance(CPUHP_ZCOMP_PREPARE, &comp->node);
 	if (ret < 0)
-		goto out_free_stream;
+		goto out_release;
 
 	return comp;
 
+out_release:
+	if (ops->release)
+		ops->release(comp);
 out_free_stream:
 	free_percpu(comp->stream);
 out_free_comp:
@@ -240,8 +343,61 @@ out_free_comp:
 void zcomp_destroy(struct zcomp *comp)
 {
 	cpuhp_state_remove_instance(CPUHP_ZCOMP_PREPARE, &comp->node);
+	if (comp->ops->release)
+		comp->ops->release(comp);
 	free_percpu(comp->stream);
 	kfree(comp);
+}
+
+/**
+ * zcomp_create_all() - create the compressor of every configured priority
+ * @comps: out: one compressor per priority, NULL where @conf has none;
+ *	all NULL on failure
+ * @conf: the device's configuration; must outlive the compressors
+ *	unchanged
+ *
+ * Context: process context; may sleep.
+ * Return: 0, or zcomp_create()'s errno for the first priority that failed.
+ */
+int zcomp_create_all(struct zcomp *comps[ZCOMP_MAX_PRIOS],
+		     const struct zcomp_conf conf[ZCOMP_MAX_PRIOS])
+{
+	unsigned int prio;
+	struct zcomp *comp;
+
+	for (prio = 0; prio < ZCOMP_MAX_PRIOS; prio++) {
+		comps[prio] = NULL;
+		if (!conf[prio].ops)
+			continue;
+		comp = zcomp_create(conf[prio].ops, &conf[prio].params);
+		if (IS_ERR(comp))
+			goto out_destroy_created;
+		comps[prio] = comp;
+	}
+	return 0;
+
+out_destroy_created:
+	pr_err("cannot create the %s compressor (priority %u): %ld\n",
+	       conf[prio].ops->name, prio, PTR_ERR(comp));
+	zcomp_destroy_all(comps);
+	return PTR_ERR(comp);
+}
+
+/**
+ * zcomp_destroy_all() - destroy the compressors of zcomp_create_all()
+ * @comps: one compressor or NULL per priority; all NULL afterwards
+ *
+ * Context: process context; no stream in use; may sleep.
+ */
+void zcomp_destroy_all(struct zcomp *comps[ZCOMP_MAX_PRIOS])
+{
+	unsigned int prio;
+
+	for (prio = ZCOMP_MAX_PRIOS; prio-- > 0;) {
+		if (comps[prio])
+			zcomp_destroy(comps[prio]);
+		comps[prio] = NULL;
+	}
 }
 
 /**
@@ -277,17 +433,18 @@ void zcomp_stream_put(struct zcomp *comp)
  * @dst_len: out: compressed size in bytes; the data is in @zstrm->buffer
  *
  * Context: stream held; never sleeps; nowait-safe.
- * Return: 0 or the compressor's negative errno.
+ * Return: 0 or the backend's negative errno.
  */
 int zcomp_compress(struct zcomp_strm *zstrm, const void *src,
 		   unsigned int *dst_len)
 {
+	const struct zcomp *comp = zstrm->comp;
 	unsigned int len = ZCOMP_BUFFER_SIZE;
 	int ret;
 
 	lockdep_assert_held(&zstrm->lock);
-	ret = crypto_comp_compress(zstrm->tfm, src, PAGE_SIZE,
-				   zstrm->buffer, &len);
+	ret = comp->ops->compress(comp, zstrm->ctx, src, PAGE_SIZE,
+				  zstrm->buffer, &len);
 	if (!ret)
 		*dst_len = len;
 	return ret;
@@ -301,17 +458,18 @@ int zcomp_compress(struct zcomp_strm *zstrm, const void *src,
  * @dst: PAGE_SIZE bytes of output
  *
  * Context: stream held; never sleeps; nowait-safe.
- * Return: 0, the decompressor's negative errno, or -EIO when the output is
+ * Return: 0, or -EIO when the backend rejects the data or its output is
  * not exactly one page.
  */
 int zcomp_decompress(struct zcomp_strm *zstrm, const void *src,
 		     unsigned int src_len, void *dst)
 {
+	const struct zcomp *comp = zstrm->comp;
 	unsigned int len = PAGE_SIZE;
 	int ret;
 
 	lockdep_assert_held(&zstrm->lock);
-	ret = crypto_comp_decompress(zstrm->tfm, src, src_len, dst, &len);
+	ret = comp->ops->decompress(comp, zstrm->ctx, src, src_len, dst, &len);
 	if (ret)
 		return ret;
 	return len == PAGE_SIZE ? 0 : -EIO;

@@ -10,6 +10,7 @@
  *   zram_bio.c      the bio path             zcomp.c         compressors
  *   zram_bdev.c     the backing device       zram_extent.c   its blocks
  *   zram_wb.c       the writeback engine     zram_wb_sysfs.c its attributes
+ *   backend_*.c     one compression library each, behind struct zcomp_ops
  *
  * Locking, outermost first; a lock is only taken with the ones above it
  * held or none:
@@ -153,9 +154,10 @@ struct zram_stats {
  *	initialized. Set and freed with init_lock held for write; each entry
  *	is then guarded by its own slot lock.
  * @mem_pool: zsmalloc pool for compressed objects; lifetime as @table
- * @comp: compressor of the current algorithm; NULL when not initialized;
- *	lifetime as @table
- * @comp_name: selected algorithm (static string from zcomp); written with
+ * @comps: one compressor per configured priority of @comp_conf (entry
+ *	ZCOMP_PRIO_PRIMARY compresses every write); all NULL when not
+ *	initialized; lifetime as @table
+ * @comp_conf: algorithm and parameters of each priority; written with
  *	init_lock held for write, only while not initialized
  * @disk: the gendisk; fixed from zram_add() to zram_remove()
  * @init_lock: write side: changing the configuration, initialization and
@@ -183,8 +185,8 @@ struct zram_stats {
 struct zram {
 	struct zram_table_entry *table;
 	struct zs_pool *mem_pool;
-	struct zcomp *comp;
-	const char *comp_name;
+	struct zcomp *comps[ZCOMP_MAX_PRIOS];
+	struct zcomp_conf comp_conf[ZCOMP_MAX_PRIOS];
 	struct gendisk *disk;
 	struct rw_semaphore init_lock;
 	u64 disksize;

@@ -39,7 +39,6 @@ static DEFINE_IDR(zram_index_idr);
 static DEFINE_MUTEX(zram_index_mutex);
 
 static int zram_major;
-static const char *zram_default_comp = CONFIG_ZRAM_DEF_COMP;
 
 /* Module parameter num_devices: devices created at load time. */
 static unsigned int zram_num_devices = 1;
@@ -81,19 +80,19 @@ static struct zram_table_entry *zram_table_alloc(unsigned long nr_slots)
 }
 
 /**
- * zram_init_device() - allocate the slots, pool and compressor
+ * zram_init_device() - allocate the slots, pool and compressors
  * @zram: device, not initialized
  * @nr_slots: device size in slots (PAGE_SIZE units), 1 to U32_MAX
  *
  * Context: process context, init_lock held for write; may sleep.
- * Return: 0, -ENOMEM, or the compressor's errno.
+ * Return: 0, -ENOMEM, or the compressors' errno (-EINVAL for a level or
+ * dictionary the algorithm refuses).
  */
 int zram_init_device(struct zram *zram, u32 nr_slots)
 {
 	u64 disksize = (u64)nr_slots << PAGE_SHIFT;
 	struct zram_table_entry *table;
 	struct zs_pool *pool;
-	struct zcomp *comp;
 	int ret = -ENOMEM;
 
 	lockdep_assert_held_write(&zram->init_lock);
@@ -103,16 +102,12 @@ int zram_init_device(struct zram *zram, u32 nr_slots)
 	pool = zs_create_pool(zram->disk->disk_name);
 	if (!pool)
 		goto out_free_table;
-	comp = zcomp_create(zram->comp_name);
-	if (IS_ERR(comp)) {
-		pr_err("cannot initialise %s compressor\n", zram->comp_name);
-		ret = PTR_ERR(comp);
+	ret = zcomp_create_all(zram->comps, zram->comp_conf);
+	if (ret)
 		goto out_destroy_pool;
-	}
 
 	zram->table = table;
 	zram->mem_pool = pool;
-	zram->comp = comp;
 	zram->huge_class_size = zs_huge_class_size(pool);
 	zram->disksize = disksize;
 	set_capacity_and_notify(zram->disk, disksize >> SECTOR_SHIFT);
@@ -129,8 +124,9 @@ out_free_table:
  * zram_reset_device() - return a device to the uninitialized state
  * @zram: device; no I/O in flight (claimed and synced, or being removed)
  *
- * Frees all slots, the pool, the table and the compressor, releases the
- * backing device, restores the default algorithm and zeroes all stats.
+ * Frees all slots, the pool, the table and the compressors, releases the
+ * backing device, restores the default algorithm and parameters and zeroes
+ * all stats.
  * Waits for a running writeback first, without holding init_lock, so the
  * statistics stay readable meanwhile.
  *
@@ -148,15 +144,14 @@ void zram_reset_device(struct zram *zram)
 
 	if (zram_init_done(zram)) {
 		zram_slot_free_all(zram);
-		zcomp_destroy(zram->comp);
+		zcomp_destroy_all(zram->comps);
 		zs_destroy_pool(zram->mem_pool);
 		vfree(zram->table);
 	}
-	zram->comp = NULL;
 	zram->mem_pool = NULL;
 	zram->table = NULL;
 	zram->disksize = 0;
-	zram->comp_name = zram_default_comp;
+	zcomp_conf_reset(zram->comp_conf);
 	zram_wb_reset(zram);
 	memset(&zram->stats, 0, sizeof(zram->stats));
 }
@@ -278,7 +273,7 @@ static int zram_add(void)
 	device_id = ret;
 
 	init_rwsem(&zram->init_lock);
-	zram->comp_name = zram_default_comp;
+	zcomp_conf_reset(zram->comp_conf);
 	zram_wb_init(zram);
 	zram->disk = zram_alloc_disk(zram, device_id);
 	if (IS_ERR(zram->disk)) {

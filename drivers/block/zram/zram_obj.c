@@ -62,13 +62,13 @@ static int zram_read_compressed(struct zram *zram, struct page *page,
 	void *src, *dst;
 	int ret;
 
-	zstrm = zcomp_stream_get(zram->comp);
+	zstrm = zcomp_stream_get(zram->comps[ZCOMP_PRIO_PRIMARY]);
 	src = zs_map_object(zram->mem_pool, handle, ZS_MM_RO);
 	dst = kmap_local_page(page);
 	ret = zcomp_decompress(zstrm, src, size, dst);
 	kunmap_local(dst);
 	zs_unmap_object(zram->mem_pool, handle);
-	zcomp_stream_put(zram->comp);
+	zcomp_stream_put(zram->comps[ZCOMP_PRIO_PRIMARY]);
 	return ret;
 }
 
@@ -215,7 +215,7 @@ static int zram_obj_compress_atomic(struct zram *zram, struct page *page,
 	unsigned long handle;
 	int ret;
 
-	zstrm = zcomp_stream_get(zram->comp);
+	zstrm = zcomp_stream_get(zram->comps[ZCOMP_PRIO_PRIMARY]);
 	ret = zram_compress(zram, zstrm, page, &obj->size);
 	if (ret)
 		goto out_put_stream;
@@ -226,11 +226,11 @@ static int zram_obj_compress_atomic(struct zram *zram, struct page *page,
 	}
 	obj->handle = handle;
 	zram_obj_fill(zram, zstrm, page, obj);
-	zcomp_stream_put(zram->comp);
+	zcomp_stream_put(zram->comps[ZCOMP_PRIO_PRIMARY]);
 	return 0;
 
 out_put_stream:
-	zcomp_stream_put(zram->comp);
+	zcomp_stream_put(zram->comps[ZCOMP_PRIO_PRIMARY]);
 	return ret;
 }
 
@@ -253,7 +253,7 @@ static int zram_obj_compress_into(struct zram *zram, struct page *page,
 	struct zcomp_strm *zstrm;
 	int ret;
 
-	zstrm = zcomp_stream_get(zram->comp);
+	zstrm = zcomp_stream_get(zram->comps[ZCOMP_PRIO_PRIMARY]);
 	ret = zram_compress(zram, zstrm, page, &obj->size);
 	if (!ret && obj->size > alloc_size)
 		ret = -E2BIG;
@@ -261,7 +261,7 @@ static int zram_obj_compress_into(struct zram *zram, struct page *page,
 		obj->handle = handle;
 		zram_obj_fill(zram, zstrm, page, obj);
 	}
-	zcomp_stream_put(zram->comp);
+	zcomp_stream_put(zram->comps[ZCOMP_PRIO_PRIMARY]);
 	return ret;
 }
 

@@ -243,7 +243,8 @@ static ssize_t comp_algorithm_show(struct device *dev,
 	struct zram *zram = dev_to_zram(dev);
 
 	guard(rwsem_read)(&zram->init_lock);
-	return zcomp_available_show(zram->comp_name, buf, 0);
+	return zcomp_available_show(zram->comp_conf[ZCOMP_PRIO_PRIMARY].ops,
+				    buf, 0);
 }
 
 static ssize_t comp_algorithm_store(struct device *dev,
@@ -251,12 +252,12 @@ static ssize_t comp_algorithm_store(struct device *dev,
 				    const char *buf, size_t len)
 {
 	struct zram *zram = dev_to_zram(dev);
-	const char *name;
+	const struct zcomp_ops *ops;
 
-	if (strlen(buf) >= CRYPTO_MAX_ALG_NAME)
+	if (strlen(buf) >= ZCOMP_MAX_NAME)
 		return -E2BIG;
-	name = zcomp_lookup_algorithm(buf);
-	if (!name)
+	ops = zcomp_lookup(buf);
+	if (!ops)
 		return -EINVAL;
 
 	guard(rwsem_write)(&zram->init_lock);
@@ -264,7 +265,7 @@ static ssize_t comp_algorithm_store(struct device *dev,
 		pr_info("cannot change algorithm for initialized device\n");
 		return -EBUSY;
 	}
-	zram->comp_name = name;
+	zram->comp_conf[ZCOMP_PRIO_PRIMARY].ops = ops;
 	return len;
 }
 
@@ -328,8 +329,8 @@ static int zram_parse_algo_params(char *args, struct zram_algo_params *p)
  * @buf: see zram_parse_algo_params()
  * @len: length of @buf
  *
- * Same syntax and validation as upstream. The crypto API's comp
- * transforms take neither a level nor a dictionary. A level only tunes
+ * Same syntax and validation as upstream. Levels and dictionaries do not
+ * reach the compressors yet (struct zcomp_conf has room for them). A level only tunes
  * speed against ratio, and tools such as zram-generator set one on every
  * device, so it is accepted and ignored (logged once) to keep them
  * working. A dictionary changes what the data decompresses with, so
@@ -362,7 +363,7 @@ static ssize_t algorithm_params_store(struct device *dev,
 		return -EBUSY;
 	/* algo= selects the priority of that algorithm: only ours, 0. */
 	if (p.algo) {
-		if (strcmp(p.algo, zram->comp_name))
+		if (zcomp_conf_find(zram->comp_conf, p.algo) != 0)
 			return -EINVAL;
 		p.prio = 0;
 	}

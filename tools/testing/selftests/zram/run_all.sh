@@ -41,7 +41,7 @@ load_driver() {
 	ours)
 		ko=${ZRAM_KO:-$root/drivers/block/zram/zram.ko}
 		[ -e "$ko" ] || { say "$ko is not built"; return 1; }
-		for m in lz4 lz4hc zstd deflate; do
+		for m in $(modinfo -F depends "$ko" 2>/dev/null | tr , ' '); do
 			modprobe "$m" >/dev/null 2>&1
 		done
 		insmod "$ko" num_devices=1

@@ -6,8 +6,8 @@
 # Usage: zram-load.sh stock|ours [MODULE_PARAMS...]
 #   stock  Debian's zram.ko, via modprobe
 #   ours   the team's module, $ZRAM_KO (default
-#          /repo/drivers/block/zram/zram.ko), via insmod after its
-#          dependencies and the crypto compressors are loaded
+#          /repo/drivers/block/zram/zram.ko), via insmod after the
+#          modules it depends on (the compression libraries) are loaded
 # Waits for /dev/zram0. Exits non-zero when anything fails.
 
 set -euo pipefail
@@ -49,10 +49,6 @@ ours)
 		die "our zram module is not built yet: $ko does not exist"
 	fi
 	unload
-	# compressors zram may ask the crypto API for; some may be built in
-	for m in lz4 lz4hc zstd deflate; do
-		modprobe "$m" 2>/dev/null || say "note: modprobe $m failed (built in?)"
-	done
 	deps=$(modinfo -F depends "$ko" 2>/dev/null || true)
 	for m in ${deps//,/ }; do
 		modprobe "$m" || die "cannot load $m, which $ko depends on"

@@ -1,0 +1,141 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * zram backend: deflate (lib/zlib_deflate, lib/zlib_inflate), raw deflate
+ * streams without zlib header or checksum.
+ *
+ * level= is the zlib level: 0 (store) to 9 (best), or -1 for zlib's
+ * default (6), which is also the default here. zlib refuses any other
+ * value, and so does creating the compressor (EINVAL from disksize, as
+ * upstream).
+ *
+ * The window is one page (at most zlib's 32 KiB): a match can then reach
+ * back to the start of the page. Each stream owns a deflate and an inflate
+ * state, reset for every page.
+ */
+
+#include <linux/err.h>
+#include <linux/minmax.h>
+#include <linux/mm.h>
+#include <linux/slab.h>
+#include <linux/zlib.h>
+
+#include "backends.h"
+
+/* Negative window bits: raw deflate. */
+#define DEFLATE_WBITS	min(PAGE_SHIFT, MAX_WBITS)
+
+/**
+ * struct deflate_stream_ctx - one stream's zlib states
+ * @def: compression state; its workspace is allocated with it
+ * @inf: decompression state; likewise
+ */
+struct deflate_stream_ctx {
+	struct z_stream_s def;
+	struct z_stream_s inf;
+};
+
+/**
+ * deflate_setup() - resolve and check the level
+ * @comp: compressor being created
+ *
+ * Context: any context.
+ * Return: 0, or -EINVAL for a level zlib refuses.
+ */
+static int deflate_setup(struct zcomp *comp)
+{
+	if (comp->level == ZCOMP_LEVEL_DEFAULT)
+		comp->level = Z_DEFAULT_COMPRESSION;
+	if (comp->level < Z_DEFAULT_COMPRESSION ||
+	    comp->level > Z_BEST_COMPRESSION)
+		return -EINVAL;
+	return 0;
+}
+
+static void deflate_ctx_destroy(void *ctx)
+{
+	struct deflate_stream_ctx *zc = ctx;
+
+	/* zlib_{de,in}flateEnd() free nothing in the kernel's zlib. */
+	kvfree(zc->inf.workspace);
+	kvfree(zc->def.workspace);
+	kfree(zc);
+}
+
+/**
+ * deflate_ctx_create() - allocate and initialize one stream's zlib states
+ * @comp: compressor, set up (its level is valid)
+ *
+ * Context: process context; may sleep.
+ * Return: the context, or ERR_PTR(-ENOMEM).
+ */
+static void *deflate_ctx_create(const struct zcomp *comp)
+{
+	struct deflate_stream_ctx *zc;
+
+	zc = kzalloc(sizeof(*zc), GFP_KERNEL);
+	if (!zc)
+		return ERR_PTR(-ENOMEM);
+	zc->def.workspace =
+		kvzalloc(zlib_deflate_workspacesize(-DEFLATE_WBITS,
+						    MAX_MEM_LEVEL),
+			 GFP_KERNEL);
+	zc->inf.workspace = kvzalloc(zlib_inflate_workspacesize(), GFP_KERNEL);
+	if (!zc->def.workspace || !zc->inf.workspace)
+		goto out_destroy;
+	if (zlib_deflateInit2(&zc->def, comp->level, Z_DEFLATED,
+			      -DEFLATE_WBITS, MAX_MEM_LEVEL,
+			      Z_DEFAULT_STRATEGY) != Z_OK)
+		goto out_destroy;
+	if (zlib_inflateInit2(&zc->inf, -DEFLATE_WBITS) != Z_OK)
+		goto out_destroy;
+	return zc;
+
+out_destroy:
+	deflate_ctx_destroy(zc);
+	return ERR_PTR(-ENOMEM);
+}
+
+static int deflate_compress(const struct zcomp *comp, void *ctx,
+			    const void *src, unsigned int src_len, void *dst,
+			    unsigned int *dst_len)
+{
+	struct z_stream_s *def = &((struct deflate_stream_ctx *)ctx)->def;
+
+	if (zlib_deflateReset(def) != Z_OK)
+		return -EIO;
+	def->next_in = src;
+	def->avail_in = src_len;
+	def->next_out = dst;
+	def->avail_out = *dst_len;
+	if (zlib_deflate(def, Z_FINISH) != Z_STREAM_END)
+		return -EIO;
+	*dst_len = def->total_out;
+	return 0;
+}
+
+static int deflate_decompress(const struct zcomp *comp, void *ctx,
+			      const void *src, unsigned int src_len, void *dst,
+			      unsigned int *dst_len)
+{
+	struct z_stream_s *inf = &((struct deflate_stream_ctx *)ctx)->inf;
+
+	if (zlib_inflateReset(inf) != Z_OK)
+		return -EIO;
+	inf->next_in = src;
+	inf->avail_in = src_len;
+	inf->next_out = dst;
+	inf->avail_out = *dst_len;
+	if (zlib_inflate(inf, Z_FINISH) != Z_STREAM_END)
+		return -EIO;
+	*dst_len = inf->total_out;
+	return 0;
+}
+
+const struct zcomp_ops backend_deflate = {
+	.name		= "deflate",
+	.setup		= deflate_setup,
+	.ctx_create	= deflate_ctx_create,
+	.ctx_destroy	= deflate_ctx_destroy,
+	.compress	= deflate_compress,
+	.decompress	= deflate_decompress,
+};

@@ -1,0 +1,113 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * zram backend: lz4hc (lib/lz4, high compression; output is lz4).
+ *
+ * level= is the lz4hc level: 1 to 16, higher compresses better and slower;
+ * the default is 9 (LZ4HC_DEFAULT_CLEVEL). The library treats values below
+ * 1 as 9 and above 16 as 16.
+ *
+ * With dict=, every page is compressed as if it followed the last 64 KiB
+ * of the dictionary. Setup loads that window once into a template stream;
+ * each compression starts from a copy of it (256 KiB, about what the
+ * library clears for every page without a dictionary anyway).
+ */
+
+#include <linux/err.h>
+#include <linux/lz4.h>
+#include <linux/mm.h>
+#include <linux/slab.h>
+#include <linux/string.h>
+
+#include "backend_lz4.h"
+#include "backends.h"
+
+/**
+ * lz4hc_setup() - resolve the level, load the dictionary into a template
+ * @comp: compressor being created
+ *
+ * Context: process context; may sleep.
+ * Return: 0 or -ENOMEM.
+ */
+static int lz4hc_setup(struct zcomp *comp)
+{
+	const char *dict;
+	void *tpl;
+	int dict_sz;
+
+	if (comp->level == ZCOMP_LEVEL_DEFAULT)
+		comp->level = LZ4HC_DEFAULT_CLEVEL;
+	dict = lz4_dict_window(comp->params, &dict_sz);
+	if (!dict)
+		return 0;
+	tpl = kvzalloc(LZ4_STREAMHCSIZE, GFP_KERNEL);
+	if (!tpl)
+		return -ENOMEM;
+	LZ4_resetStreamHC(tpl, comp->level);
+	LZ4_loadDictHC(tpl, dict, dict_sz);
+	comp->priv = tpl;
+	return 0;
+}
+
+static void lz4hc_release(struct zcomp *comp)
+{
+	kvfree(comp->priv);
+}
+
+/*
+ * A stream: the work memory of LZ4_compress_HC(), or the stream of
+ * LZ4_compress_HC_continue(); both are LZ4_STREAMHCSIZE bytes.
+ */
+static void *lz4hc_ctx_create(const struct zcomp *comp)
+{
+	void *ctx = kvzalloc(LZ4_STREAMHCSIZE, GFP_KERNEL);
+
+	return ctx ?: ERR_PTR(-ENOMEM);
+}
+
+static void lz4hc_ctx_destroy(void *ctx)
+{
+	kvfree(ctx);
+}
+
+static int lz4hc_compress(const struct zcomp *comp, void *ctx,
+			  const void *src, unsigned int src_len, void *dst,
+			  unsigned int *dst_len)
+{
+	int ret;
+
+	if (comp->priv) {
+		/* The stream's state after loading the dictionary. */
+		memcpy(ctx, comp->priv, LZ4_STREAMHCSIZE);
+		ret = LZ4_compress_HC_continue(ctx, src, dst, src_len,
+					       *dst_len);
+	} else {
+		ret = LZ4_compress_HC(src, dst, src_len, *dst_len, comp->level,
+				      ctx);
+	}
+	if (ret <= 0)
+		return -EIO;
+	*dst_len = ret;
+	return 0;
+}
+
+static int lz4hc_decompress(const struct zcomp *comp, void *ctx,
+			    const void *src, unsigned int src_len, void *dst,
+			    unsigned int *dst_len)
+{
+	const char *dict = NULL;
+	int dict_sz = 0;
+
+	if (comp->priv)
+		dict = lz4_dict_window(comp->params, &dict_sz);
+	return lz4_decompress_block(dict, dict_sz, src, src_len, dst, dst_len);
+}
+
+const struct zcomp_ops backend_lz4hc = {
+	.name		= "lz4hc",
+	.setup		= lz4hc_setup,
+	.release	= lz4hc_release,
+	.ctx_create	= lz4hc_ctx_create,
+	.ctx_destroy	= lz4hc_ctx_destroy,
+	.compress	= lz4hc_compress,
+	.decompress	= lz4hc_decompress,
+};

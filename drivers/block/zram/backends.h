@@ -1,0 +1,21 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * The zram backends, one per algorithm, each in its own backend_*.c and
+ * built when its CONFIG_ZRAM_BACKEND_* option is set. Only zcomp.c, which
+ * lists them, includes this.
+ */
+
+#ifndef _ZRAM_BACKENDS_H_
+#define _ZRAM_BACKENDS_H_
+
+#include "zcomp.h"
+
+extern const struct zcomp_ops backend_lzorle;
+extern const struct zcomp_ops backend_lzo;
+extern const struct zcomp_ops backend_lz4;
+extern const struct zcomp_ops backend_lz4hc;
+extern const struct zcomp_ops backend_zstd;
+extern const struct zcomp_ops backend_deflate;
+extern const struct zcomp_ops backend_842;
+
+#endif /* _ZRAM_BACKENDS_H_ */
