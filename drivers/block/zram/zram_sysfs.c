@@ -271,23 +271,23 @@ static ssize_t comp_algorithm_store(struct device *dev,
 
 /**
  * struct zram_algo_params - parsed algorithm_params input
- * @prio: compressor priority; 0 is the only one (no recompression)
+ * @prio: compressor priority, 0 to ZCOMP_MAX_PRIOS - 1 (checked later)
  * @algo: "algo=" value, or NULL
- * @level: "level=" value was given
- * @dict: "dict=" value was given
+ * @level: "level=" value, or ZCOMP_LEVEL_DEFAULT
+ * @dict: "dict=" value (a file path), or NULL
  */
 struct zram_algo_params {
 	int prio;
 	const char *algo;
-	bool level;
-	bool dict;
+	s32 level;
+	const char *dict;
 };
 
 /**
  * zram_parse_algo_params() - parse algorithm_params input
  * @args: "key=value ..." (priority, level, algo, dict), split in place;
  *	unknown keys are ignored
- * @p: out: the values found
+ * @p: out: the values found; the caller sets the defaults
  *
  * Context: any context.
  * Return: 0; -EINVAL for a key without a value; kstrtoint()'s errno for
@@ -296,7 +296,6 @@ struct zram_algo_params {
 static int zram_parse_algo_params(char *args, struct zram_algo_params *p)
 {
 	char *param, *val;
-	int level;
 	int ret;
 
 	args = skip_spaces(args);
@@ -309,46 +308,50 @@ static int zram_parse_algo_params(char *args, struct zram_algo_params *p)
 			if (ret)
 				return ret;
 		} else if (!strcmp(param, "level")) {
-			ret = kstrtoint(val, 10, &level);
+			ret = kstrtoint(val, 10, &p->level);
 			if (ret)
 				return ret;
-			p->level = true;
 		} else if (!strcmp(param, "algo")) {
 			p->algo = val;
 		} else if (!strcmp(param, "dict")) {
-			p->dict = true;
+			p->dict = val;
 		}
 	}
 	return 0;
 }
 
 /**
- * algorithm_params_store() - set compression parameters
+ * algorithm_params_store() - set the parameters of a compressor priority
  * @dev: disk device
  * @attr: attribute (unused)
  * @buf: see zram_parse_algo_params()
  * @len: length of @buf
  *
- * Same syntax and validation as upstream. Levels and dictionaries do not
- * reach the compressors yet (struct zcomp_conf has room for them). A level only tunes
- * speed against ratio, and tools such as zram-generator set one on every
- * device, so it is accepted and ignored (logged once) to keep them
- * working. A dictionary changes what the data decompresses with, so
- * dict= is refused rather than silently dropped. A write without either
- * (a reset to defaults) succeeds and changes nothing.
+ * Same syntax and errnos as upstream. algo= selects the priority that
+ * algorithm is configured for, else priority= does (default 0). The write
+ * replaces all parameters of that priority: a level not given is the
+ * algorithm's default, a dictionary not given is dropped. The dictionary
+ * file is read here, whole; the level is checked when the compressor is
+ * created at init (disksize), since the algorithm may change until then.
+ * Everything is validated before anything changes.
  *
- * Context: process context; takes init_lock for read; may sleep.
- * Return: @len; -ENOMEM; the parser's errno; -EBUSY once initialized (as
- * newer upstream); -EINVAL for a priority other than 0 or an algo= other
- * than the selected one; -EOPNOTSUPP for dict=.
+ * Context: process context; reads a file; takes init_lock for write; may
+ * sleep.
+ * Return: @len; -ENOMEM; the parser's errno; -EINVAL for an unreadable or
+ * empty dictionary file, an algo= no priority uses, or a priority out of
+ * range; -EBUSY once initialized (as newer upstream).
  */
 static ssize_t algorithm_params_store(struct device *dev,
 				      struct device_attribute *attr,
 				      const char *buf, size_t len)
 {
 	char *args __free(kfree) = kstrdup(buf, GFP_KERNEL);
+	struct zcomp_params params __free(zcomp_params) = {};
 	struct zram *zram = dev_to_zram(dev);
-	struct zram_algo_params p = {};
+	struct zram_algo_params p = {
+		.prio = ZCOMP_PRIO_PRIMARY,
+		.level = ZCOMP_LEVEL_DEFAULT,
+	};
 	int ret;
 
 	if (!args)
@@ -356,23 +359,20 @@ static ssize_t algorithm_params_store(struct device *dev,
 	ret = zram_parse_algo_params(args, &p);
 	if (ret)
 		return ret;
+	ret = zcomp_params_read(&params, p.level, p.dict);
+	if (ret)
+		return ret;
 
-	guard(rwsem_read)(&zram->init_lock);
+	guard(rwsem_write)(&zram->init_lock);
 	/* Parameters take effect at init: refused once initialized. */
 	if (zram_init_done(zram))
 		return -EBUSY;
-	/* algo= selects the priority of that algorithm: only ours, 0. */
-	if (p.algo) {
-		if (zcomp_conf_find(zram->comp_conf, p.algo) != 0)
-			return -EINVAL;
-		p.prio = 0;
-	}
-	if (p.prio != 0)
+	if (p.algo)
+		p.prio = zcomp_conf_find(zram->comp_conf, p.algo);
+	if (p.prio < 0 || p.prio >= ZCOMP_MAX_PRIOS)
 		return -EINVAL;
-	if (p.dict)
-		return -EOPNOTSUPP;
-	if (p.level)
-		pr_info_once("compression levels are not supported, level= ignored\n");
+	/* The old parameters are freed with @params on return. */
+	swap(zram->comp_conf[p.prio].params, params);
 	return len;
 }
 
