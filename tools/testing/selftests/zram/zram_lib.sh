@@ -471,6 +471,84 @@ zram_text_file() {
 	TEXT_FILE=$f
 }
 
+# zram_words_file N: a file of N pages of words drawn from a vocabulary of
+# 64 (fixed seed, skewed towards the first ones): each page compresses
+# about 2:1 to 3:1 depending on the level, so levels and dictionaries
+# make a difference to the compressed size. Sets WORDS_FILE.
+zram_words_file() {
+	local f=/tmp/zram-words.$$.$1
+
+	if [ ! -s "$f" ]; then
+		zram_defer rm -f "$f"
+		awk -v n="$1" 'BEGIN {
+			srand(42)
+			for (i = 0; i < 64; i++) {
+				w = ""
+				len = 2 + int(rand() * 9)
+				for (j = 0; j < len; j++)
+					w = w sprintf("%c", 97 + int(rand() * 26))
+				voc[i] = w
+			}
+			for (left = n * 4096; left > 0; left -= length(w)) {
+				w = voc[int(rand() * rand() * 64)] " "
+				if (length(w) > left)
+					w = substr(w, 1, left)
+				printf "%s", w
+			}
+		}' >"$f" || return 1
+	fi
+	WORDS_FILE=$f
+}
+
+# zram_algorithms: the algorithms comp_algorithm lists, one per line.
+zram_algorithms() {
+	local a list
+
+	read -r -a list <"$ZRAM_SYS/comp_algorithm"
+	for a in "${list[@]}"; do
+		a=${a#[}
+		echo "${a%]}"
+	done
+}
+
+# zram_has_algorithm NAME: comp_algorithm lists NAME.
+zram_has_algorithm() {
+	zram_algorithms | grep -qx -- "$1"
+}
+
+# zram_require_algorithm_params: skip unless the attribute exists.
+zram_require_algorithm_params() {
+	zram_attr_exists algorithm_params ||
+		ktap_skip_all "no algorithm_params attribute"
+}
+
+# zram_setup_params ALG PARAMS SIZE: reset, select ALG, write PARAMS
+# (may be empty) to algorithm_params, set disksize to SIZE.
+zram_setup_params() {
+	echo 1 >"$ZRAM_SYS/reset" || return 1
+	echo "$1" >"$ZRAM_SYS/comp_algorithm" || return 1
+	if [ -n "$2" ]; then
+		echo "$2" >"$ZRAM_SYS/algorithm_params" || return 1
+	fi
+	echo "$3" >"$ZRAM_SYS/disksize"
+}
+
+# zram_store_file FILE: write FILE (whole pages) to the start of $ZRAM_DEV
+# with O_DIRECT and read it back; prints compr_data_size from mm_stat, or
+# fails when the data read back differs.
+zram_store_file() {
+	local pages=$(($(stat -c %s "$1") / 4096))
+
+	dd if="$1" of="$ZRAM_DEV" bs=4096 count="$pages" oflag=direct \
+		conv=notrunc 2>/dev/null || return 1
+	if [ "$(zram_read_all "$ZRAM_DEV" "$pages")" != \
+		"$(head -c $((pages * 4096)) "$1" | sha256sum | cut -d' ' -f1)" ]; then
+		echo "# $1 read back differs" >&2
+		return 1
+	fi
+	zram_field mm_stat 2
+}
+
 # zram_read_all DEV [PAGES]: read the device (or its first PAGES pages)
 # with O_DIRECT; prints the sha256.
 zram_read_all() {
