@@ -17,7 +17,7 @@ VM := tools/testing/vm
 SELFTESTS := tools/testing/selftests/zram
 UNIT := tools/testing/zram-unit
 
-.PHONY: all deps kernel module sparse checkpatch shellcheck unit \
+.PHONY: all deps kernel module sparse checkpatch shellcheck unit helpers \
 	check check-host check-vm kselftest fresh-check run bench series-deps \
 	series series-check clean
 
@@ -44,9 +44,13 @@ shellcheck: deps
 unit: deps
 	$(MAKE) -C $(UNIT) check
 
-check-host: module sparse checkpatch shellcheck unit series-check
+# the selftests' C helpers, rebuilt with warnings as errors
+helpers: deps
+	$(MAKE) -B -C $(SELFTESTS) all CFLAGS="-O2 -Wall -Wextra -Werror"
 
-check-vm: module
+check-host: module sparse checkpatch shellcheck unit helpers series-check
+
+check-vm: module helpers
 	$(SELFTESTS)/vm-check.sh
 
 # ours only, through the kernel's runner (check-vm runs it too)

@@ -1,10 +1,11 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 #
-# Run the kernel's checkpatch.pl --strict on every driver file, from the
-# top of the fetched kernel tree as in-tree development does: checkpatch
-# then knows the kernel's own identifiers (CamelCase library APIs such as
-# lz4's are not reported against the files that call them).
+# Run the kernel's checkpatch.pl --strict on every driver file and on the
+# selftests' C helpers, from the top of the fetched kernel tree as in-tree
+# development does: checkpatch then knows the kernel's own identifiers
+# (CamelCase library APIs such as lz4's are not reported against the files
+# that call them).
 
 set -euo pipefail
 
@@ -15,7 +16,7 @@ rc=0
 
 cd "$src"
 for f in "$top"/drivers/block/zram/*.[ch] "$top"/drivers/block/zram/Kconfig \
-	"$top"/drivers/block/zram/Makefile; do
+	"$top"/drivers/block/zram/Makefile "$top"/tools/testing/selftests/zram/*.c; do
 	case $f in
 	*.mod.c) continue ;;
 	esac

@@ -50,9 +50,10 @@ declare -A need=(
 	[perl]=/usr/bin/perl
 	[shellcheck]=/usr/bin/shellcheck
 	[git]=/usr/bin/git
-	# make unit: gcc with -fsanitize=address,undefined
+	# make unit: gcc with -fsanitize=address,undefined; make helpers:
+	# the selftests' C helpers, linked statically
 	[gcc]=/usr/bin/gcc
-	[libc6-dev]=/usr/include/stdio.h
+	[libc6-dev]=/usr/lib/x86_64-linux-gnu/libc.a
 	[libasan8]=/usr/lib/x86_64-linux-gnu/libasan.so.8
 	[libubsan1]=/usr/lib/x86_64-linux-gnu/libubsan.so.1
 	# the kselftest install from the kernel tree (lib.mk copies with rsync)
