@@ -2,16 +2,19 @@
 #
 # Top-level entry points of the zram rework:
 #   make run    - the main job: idle writeback of real data, checksums verified
+#                 (JOB=swap: zram as swap under a memory cgroup, both drivers)
 #   make check  - host checks, unit tests, the series check, and the
 #                 kselftests in a VM
 #   make fresh-check - make run and make check in a fresh Debian root
 #   make bench  - stock zram.ko vs ours in one VM boot
 #   make series - the kernel patch series, in build/series/
 #   make series-check - apply it to linux-source-6.12 and prove every patch
-# Variables: ZRAM=ours|stock (driver for "make run").
+# Variables: ZRAM=ours|stock (driver for "make run"), JOB=main|swap,
+# FILL_MB and LIMIT_MB (the swap job's workload and memory cgroup limit).
 
 SHELL := /bin/bash
 ZRAM ?= ours
+JOB ?= main
 
 VM := tools/testing/vm
 SELFTESTS := tools/testing/selftests/zram
@@ -63,7 +66,8 @@ fresh-check:
 	tools/testing/fresh/fresh-check.sh
 
 run: module
-	$(VM)/run-main-job.sh ZRAM=$(ZRAM)
+	$(VM)/run-main-job.sh JOB=$(JOB) ZRAM=$(ZRAM) \
+		$(if $(FILL_MB),FILL_MB=$(FILL_MB)) $(if $(LIMIT_MB),LIMIT_MB=$(LIMIT_MB))
 
 bench: module
 	tools/bench/run.sh

@@ -3,16 +3,23 @@
 #
 # The main job (make run): boot the test VM with the main job's data disk and
 # a fresh sparse 1 GiB backing disk and run guest/main-job.sh there.
+# JOB=swap (make run JOB=swap) runs guest/swap-job.sh instead: zram as swap
+# under a memory cgroup, writeback and re-read, on both drivers (each with
+# a fresh sparse 1 GiB backing disk), the verdict from the ZRAM driver.
 #
-# Usage: tools/testing/vm/run-main-job.sh [ZRAM=ours|stock] [ZRAM_KO=PATH]
-#        [DISKSIZE=1G] [TIMEOUT=SECONDS] [OUT=DIR]
+# Usage: tools/testing/vm/run-main-job.sh [JOB=main|swap] [ZRAM=ours|stock]
+#        [ZRAM_KO=PATH] [DISKSIZE=1G] [TIMEOUT=SECONDS] [OUT=DIR]
+#        [FILL_MB=256] [LIMIT_MB=64]
 #   ZRAM_KO is a path inside the guest (/repo/...). Exit status 0 = PASS.
+#   FILL_MB, LIMIT_MB: the swap job's workload and memory cgroup limit.
 
 set -euo pipefail
 
 # shellcheck source=lib.sh
 . "$(dirname "$0")/lib.sh"
 
+job=main
+extra_envs=()
 zram=ours
 zram_ko=
 disksize=1G
@@ -20,11 +27,13 @@ timeout_s=900
 out=
 for arg in "$@"; do
 	case $arg in
+	JOB=*) job=${arg#JOB=} ;;
 	ZRAM=*) zram=${arg#ZRAM=} ;;
 	ZRAM_KO=*) zram_ko=${arg#ZRAM_KO=} ;;
 	DISKSIZE=*) disksize=${arg#DISKSIZE=} ;;
 	TIMEOUT=*) timeout_s=${arg#TIMEOUT=} ;;
 	OUT=*) out=${arg#OUT=} ;;
+	FILL_MB=* | LIMIT_MB=*) extra_envs+=(--env "$arg") ;;
 	*) sed -n '/^# Usage:/,/^$/s/^# \{0,1\}//p' "$0" >&2; exit 2 ;;
 	esac
 done
@@ -32,25 +41,49 @@ case $zram in
 ours | stock) ;;
 *) vm_die "ZRAM must be ours or stock" ;;
 esac
+case $job in
+main | swap) ;;
+*) vm_die "JOB must be main or swap" ;;
+esac
 if [ "$zram" = ours ] && [ -z "$zram_ko" ] &&
 	[ ! -e "$repo_dir/drivers/block/zram/zram.ko" ]; then
 	vm_die "drivers/block/zram/zram.ko is not built (build it first, or use ZRAM=stock)"
 fi
 
 vm_kernel
-data=$("$vm_dir/mkmaindata.sh" | tail -1)
-[ -n "$out" ] || out=$cache_dir/vm/runs/main-$zram-$(date +%Y%m%d-%H%M%S)
+[ -n "$out" ] || out=$cache_dir/vm/runs/$job-$zram-$(date +%Y%m%d-%H%M%S)
 mkdir -p "$out"
-backing=$out/zbacking
-rm -f "$backing"
-truncate -s 1G "$backing"
-
-envs=(--env "ZRAM=$zram" --env "DISKSIZE=$disksize")
+envs=(--env "ZRAM=$zram" --env "DISKSIZE=$disksize" "${extra_envs[@]}")
 [ -z "$zram_ko" ] || envs+=(--env "ZRAM_KO=$zram_ko")
+
+# fresh sparse backing disks, removed afterwards
+disks=()
+backings=()
+new_backing() {
+	rm -f "$out/$1"
+	truncate -s 1G "$out/$1"
+	backings+=("$out/$1")
+	disks+=(--disk "$out/$1::$1")
+}
+if [ "$job" = main ]; then
+	data=$("$vm_dir/mkmaindata.sh" | tail -1)
+	disks+=(--ro-disk "$data::zdata")
+	new_backing zbacking
+	cmd=/repo/tools/testing/vm/guest/main-job.sh
+else
+	# the workload runs from the shared tree
+	make -s -C "$repo_dir/tools/testing/selftests/zram" all
+	drivers="stock ours"
+	[ "$zram" = stock ] && drivers="ours stock"
+	for d in $drivers; do
+		new_backing "zback-$d"
+	done
+	envs+=(--env "DRIVERS=$drivers")
+	cmd=/repo/tools/testing/vm/guest/swap-job.sh
+fi
 
 rc=0
 "$vm_dir/run.sh" --timeout "$timeout_s" --out "$out" "${envs[@]}" \
-	--ro-disk "$data::zdata" --disk "$backing::zbacking" \
-	-- /repo/tools/testing/vm/guest/main-job.sh || rc=$?
-rm -f "$backing"
+	"${disks[@]}" -- "$cmd" || rc=$?
+rm -f "${backings[@]}"
 exit "$rc"
