@@ -848,6 +848,10 @@ zram_memfill_reply() {
 
 # zram_memfill_cmd CMD: send CMD (verify, poke N) and read the answer.
 zram_memfill_cmd() {
+	if ! kill -0 "$MEMFILL_PID" 2>/dev/null; then
+		MEMFILL_REPLY="zram_memfill is not running (OOM-killed?)"
+		return 1
+	fi
 	echo "$1" >&5 && zram_memfill_reply
 }
 
