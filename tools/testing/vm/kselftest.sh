@@ -62,6 +62,9 @@ grep -q '^zram:' "$install_dir/kselftest-list.txt" ||
 	vm_die "the install listed no zram test (log: $out/install.log)"
 
 args=(--timeout 3600 --out "$out" --env "ZRAM_DRIVER=$driver")
+# zram_upstream_01 runs upstream's own tests from the cached kernel tree,
+# which an installed suite cannot find by its own path
+args+=(--env "ZRAM_UPSTREAM_DIR=/repo/${ksft#"$repo_dir"/}/zram")
 [ -z "${KSFT_TIMEOUT:-}" ] || args+=(--env "KSFT_TIMEOUT=$KSFT_TIMEOUT")
 rc=0
 # shellcheck disable=SC2086 # VM_RUN_ARGS is a list of options
