@@ -60,6 +60,8 @@ declare -A need=(
 	[rsync]=/usr/bin/rsync
 	# make bench: tools/bench/report.py
 	[python3]=/usr/bin/python3
+	# the guest image: systemd-makefs, which zram-generator's setup calls
+	[systemd]=/lib/systemd/systemd-makefs
 )
 
 if [ "${1:-}" = --only ]; then

@@ -3,7 +3,9 @@
 #
 # Build the base initramfs for the zram test VM: busybox, bash, fio and the
 # block tools, their shared libraries, the guest /init and the kernel modules
-# the tests use (decompressed, with a fresh modules.dep).
+# the tests use (decompressed, with a fresh modules.dep). Also Debian's
+# zram-generator (from guest-debs.sh, not installed on the host) and
+# systemd-makefs, which its device setup calls.
 #
 # Usage: tools/testing/vm/mkinitramfs.sh OUT.cpio.gz
 # Skips the build when OUT is up to date (a hash of all inputs is kept in
@@ -37,7 +39,17 @@ modules=(
 # it prefixes with sed, its documented fallback, so perl stays out.
 programs=(
 	bash fio zramctl losetup blkdiscard mke2fs e2fsck sha256sum
-	dmsetup find xargs timeout stdbuf
+	dmsetup find xargs timeout stdbuf mkswap swapon swapoff
+)
+# Programs outside PATH, at the same path in the guest.
+program_files=(
+	/lib/systemd/systemd-makefs
+)
+# Files of guest-only packages (guest-debs.sh): PACKAGE:PATH, at PATH in
+# the guest; executables get their libraries too.
+guest_files=(
+	systemd-zram-generator:/lib/systemd/system-generators/zram-generator
+	systemd-zram-generator:/lib/systemd/system/systemd-zram-setup@.service
 )
 stdbuf_lib=/usr/libexec/coreutils/libstdbuf.so
 
@@ -59,10 +71,28 @@ for prog in "${programs[@]}"; do
 	path=$(command -v "$prog") || vm_die "$prog not installed"
 	program_paths+=("$(readlink -f "$path")")
 done
+for path in "${program_files[@]}"; do
+	[ -x "$path" ] || vm_die "$path not installed"
+	program_paths+=("$(readlink -f "$path")")
+done
+
+declare -A guest_pkg_dir
+while read -r pkg pkgdir; do
+	guest_pkg_dir[$pkg]=$pkgdir
+done < <("$vm_dir/guest-debs.sh")
+guest_srcs=()
+guest_dests=()
+for gf in "${guest_files[@]}"; do
+	src=${guest_pkg_dir[${gf%%:*}]:?}${gf#*:}
+	[ -e "$src" ] || vm_die "$src missing"
+	guest_srcs+=("$src")
+	guest_dests+=("${gf#*:}")
+done
 busybox=$(readlink -f "$(command -v busybox)")
 
 mapfile -t libraries < <(
-	for path in "${program_paths[@]}"; do
+	for path in "${program_paths[@]}" "${guest_srcs[@]}"; do
+		[ -x "$path" ] || continue
 		ldd "$path" | awk '$2 == "=>" && $3 ~ /^\// { print $3 } $1 ~ /^\// { print $1 }'
 	done | sort -u)
 
@@ -73,7 +103,8 @@ inputs_hash=$(
 		printf 'module %s\n' "${module_files[@]}"
 		sha256sum "$0" "$vm_dir/lib.sh" "$vm_dir/guest/init" \
 			"$module_dir/modules.dep" /etc/mke2fs.conf
-		for f in "$busybox" "${program_paths[@]}" "${libraries[@]}" "$stdbuf_lib"; do
+		for f in "$busybox" "${program_paths[@]}" "${libraries[@]}" "$stdbuf_lib" \
+			"${guest_srcs[@]}"; do
 			stat -L -c '%n %s %Y' "$f"
 		done
 	} | sha256sum | cut -d' ' -f1)
@@ -105,6 +136,15 @@ for path in "${program_paths[@]}"; do
 done
 ln -s mke2fs "$stage/usr/sbin/mkfs.ext4"
 install -D -m 0644 "$stdbuf_lib" "$stage$stdbuf_lib"
+for i in "${!guest_srcs[@]}"; do
+	dest=$stage/usr/${guest_dests[$i]#/usr/}
+	case ${guest_dests[$i]} in
+	/usr/*) ;;
+	*) dest=$stage/usr${guest_dests[$i]} ;;
+	esac
+	mkdir -p "${dest%/*}"
+	cp -p "${guest_srcs[$i]}" "$dest"
+done
 for lib in "${libraries[@]}"; do
 	real=$(readlink -f "$lib")
 	dest=$stage/usr/${lib#/usr/}
