@@ -22,7 +22,7 @@ UNIT := tools/testing/zram-unit
 
 .PHONY: all deps kernel module sparse checkpatch shellcheck unit helpers \
 	check check-host check-vm kselftest fresh-check run bench series-deps \
-	series series-check clean
+	series series-check dkms-check clean
 
 all: module
 
@@ -80,6 +80,11 @@ series: kernel series-deps
 
 series-check: series
 	tools/series/check.sh
+
+# DKMS install into a fresh Debian root, then modprobe in the VM (not part
+# of "check": see README, "Installing with DKMS")
+dkms-check: module
+	tools/testing/dkms/dkms-check.sh
 
 clean:
 	git clean -fdX drivers tools
