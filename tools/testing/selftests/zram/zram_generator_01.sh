@@ -148,8 +148,9 @@ else
 	ktap_not_ok "swapped pages written back to the configured writeback-device"
 fi
 zram_memfill_cmd verify
-ktap_eq "the workload reads every page back intact" \
-	"$MEMFILL_REPLY" "verified $((FILL_MB * 256)) pages, 0 bad"
+ktap_info "checksum after the fill $MEMFILL_FILL_SUM, after the re-read $MEMFILL_SUM"
+ktap_eq "the workload reads every page back intact, the fill's checksum" \
+	"$MEMFILL_REPLY, $MEMFILL_SUM" "verified $((FILL_MB * 256)) pages, 0 bad, $MEMFILL_FILL_SUM"
 zram_memfill_stop "$MEMFILL_PID"
 
 # 5. stopping: the swap unit (replayed), then ExecStop, for real

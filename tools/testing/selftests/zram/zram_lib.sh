@@ -807,11 +807,14 @@ zram_memcg_remove() {
 }
 
 # zram_memfill_start CGROUP MIB [SEED]: start zram_memfill in CGROUP and
-# wait until it has filled its memory; MEMFILL_PID is its pid and
-# MEMFILL_REPLY its first line. It reads commands from fd 5 and answers
-# on fd 6 (see zram_memfill_cmd); it is stopped at exit.
+# wait until it has filled its memory; MEMFILL_PID is its pid,
+# MEMFILL_REPLY its first line and MEMFILL_FILL_SUM the checksum of what
+# it wrote. It reads commands from fd 5 and answers on fd 6 (see
+# zram_memfill_cmd); it is stopped at exit.
 MEMFILL_PID=''
 MEMFILL_REPLY=''
+MEMFILL_SUM=''
+MEMFILL_FILL_SUM=''
 zram_memfill_start() {
 	local cg=$1 mib=$2 seed=${3:-1} bin dir
 
@@ -825,17 +828,25 @@ zram_memfill_start() {
 	zram_defer zram_memfill_stop "$MEMFILL_PID"
 	exec 5>"$dir/cmd" 6<"$dir/reply"
 	zram_memfill_reply
+	MEMFILL_FILL_SUM=$MEMFILL_SUM
 }
 
-# zram_memfill_reply: read the helper's next answer into MEMFILL_REPLY;
-# the lines about bad pages before it become diagnostics.
+# zram_memfill_reply: read the helper's next answer into MEMFILL_REPLY,
+# its ", checksum C" split off into MEMFILL_SUM (empty when there is
+# none); the lines about bad pages before it become diagnostics.
 zram_memfill_reply() {
 	local line
 
 	MEMFILL_REPLY=''
+	MEMFILL_SUM=''
 	while read -r -t "${ZRAM_MEMFILL_TIMEOUT:-600}" line <&6; do
 		case $line in
 		"bad page "*) ktap_info "$line" ;;
+		*", checksum "*)
+			MEMFILL_REPLY=${line%, checksum *}
+			MEMFILL_SUM=${line##*, checksum }
+			return 0
+			;;
 		*)
 			MEMFILL_REPLY=$line
 			return 0

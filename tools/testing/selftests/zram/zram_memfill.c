@@ -8,10 +8,11 @@
  * Usage: zram_memfill MIB [SEED]
  *
  * Maps MIB MiB of private anonymous memory, writes every 4 KiB page and
- * prints "filled N pages". Then reads commands, one per line, from stdin:
+ * prints "filled N pages, checksum C". Then reads commands, one per line,
+ * from stdin:
  *
  *   verify   read every page back and print
- *            "verified N pages, B bad" (and the first bad pages)
+ *            "verified N pages, B bad, checksum C" (and the first bad pages)
  *   poke P   flip one byte of page P (prints "poked page P"), so that a
  *            test can show that its verification detects a bad page
  *
@@ -22,6 +23,12 @@
  * words 1-255 a hash of (seed, page, word), words 256-511 repeat word 0.
  * So every page differs from every other one, compresses about 2:1, and a
  * bad page tells which page's data (or what else) it holds.
+ *
+ * C is the 64-bit FNV-1a hash of the memory's 64-bit words in address
+ * order, taken while the words are written or checked (a separate pass
+ * would swap everything in once more): equal after the fill and after a
+ * verification exactly when the memory reads back as written, as far as
+ * a 64-bit hash can tell.
  */
 #include <errno.h>
 #include <stdint.h>
@@ -34,6 +41,8 @@
 #define PAGE_WORDS	(PAGE_BYTES / sizeof(uint64_t))
 #define HASHED_WORDS	(PAGE_WORDS / 2)
 #define MAX_REPORTED	8
+#define FNV_OFFSET	0xcbf29ce484222325ULL
+#define FNV_PRIME	0x100000001b3ULL
 
 static uint64_t mix(uint64_t x)
 {
@@ -53,23 +62,32 @@ static uint64_t page_word(uint32_t seed, unsigned long page, unsigned int i)
 	return mix(head * PAGE_WORDS + i);
 }
 
-static void fill_page(uint64_t *p, uint32_t seed, unsigned long page)
+static void fill_page(uint64_t *p, uint32_t seed, unsigned long page,
+		      uint64_t *sum)
 {
 	unsigned int i;
 
-	for (i = 0; i < PAGE_WORDS; i++)
+	for (i = 0; i < PAGE_WORDS; i++) {
 		p[i] = page_word(seed, page, i);
+		*sum = (*sum ^ p[i]) * FNV_PRIME;
+	}
 }
 
-/* Number of words of the page that differ from the expected pattern. */
+/*
+ * Number of words of the page that differ from the expected pattern; the
+ * page's words are folded into *sum when sum is not NULL.
+ */
 static unsigned int check_page(const uint64_t *p, uint32_t seed,
-			       unsigned long page)
+			       unsigned long page, uint64_t *sum)
 {
 	unsigned int i, bad = 0;
 
-	for (i = 0; i < PAGE_WORDS; i++)
+	for (i = 0; i < PAGE_WORDS; i++) {
 		if (p[i] != page_word(seed, page, i))
 			bad++;
+		if (sum)
+			*sum = (*sum ^ p[i]) * FNV_PRIME;
+	}
 	return bad;
 }
 
@@ -87,7 +105,7 @@ static void describe_bad(const uint64_t *p, uint32_t seed, unsigned long page,
 		return;
 	}
 	if ((uint32_t)(head >> 32) == seed &&
-	    !check_page(p, seed, (uint32_t)head)) {
+	    !check_page(p, seed, (uint32_t)head, NULL)) {
 		printf("bad page %lu: holds page %u\n", page, (uint32_t)head);
 		return;
 	}
@@ -96,15 +114,16 @@ static void describe_bad(const uint64_t *p, uint32_t seed, unsigned long page,
 }
 
 static unsigned long verify(const char *mem, uint32_t seed,
-			    unsigned long pages)
+			    unsigned long pages, uint64_t *sum)
 {
 	unsigned long page, bad = 0;
 	unsigned int words;
 
+	*sum = FNV_OFFSET;
 	for (page = 0; page < pages; page++) {
 		const uint64_t *p = (const uint64_t *)(mem + page * PAGE_BYTES);
 
-		words = check_page(p, seed, page);
+		words = check_page(p, seed, page, sum);
 		if (!words)
 			continue;
 		if (bad < MAX_REPORTED)
@@ -126,6 +145,7 @@ static int parse_ulong(const char *s, unsigned long *v)
 int main(int argc, char **argv)
 {
 	unsigned long mib, seed = 1, pages, page, bad;
+	uint64_t sum = FNV_OFFSET;
 	char line[64];
 	int failed = 0;
 	char *mem;
@@ -145,8 +165,9 @@ int main(int argc, char **argv)
 		return 2;
 	}
 	for (page = 0; page < pages; page++)
-		fill_page((uint64_t *)(mem + page * PAGE_BYTES), seed, page);
-	printf("filled %lu pages\n", pages);
+		fill_page((uint64_t *)(mem + page * PAGE_BYTES), seed, page, &sum);
+	printf("filled %lu pages, checksum 0x%016llx\n", pages,
+	       (unsigned long long)sum);
 	fflush(stdout);
 
 	while (fgets(line, sizeof(line), stdin)) {
@@ -164,8 +185,9 @@ int main(int argc, char **argv)
 			failed = 1;
 			continue;
 		}
-		bad = verify(mem, seed, pages);
-		printf("verified %lu pages, %lu bad\n", pages, bad);
+		bad = verify(mem, seed, pages, &sum);
+		printf("verified %lu pages, %lu bad, checksum 0x%016llx\n",
+		       pages, bad, (unsigned long long)sum);
 		fflush(stdout);
 		if (bad)
 			failed = 1;

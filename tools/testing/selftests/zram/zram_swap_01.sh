@@ -49,6 +49,7 @@ zram_memcg "$LIMIT_MB" || ktap_bail "cannot create a memory cgroup"
 zram_memfill_start "$MEMCG" "$FILL_MB"
 ktap_eq "workload filled ${FILL_MB} MiB in a ${LIMIT_MB} MiB memory cgroup" \
 	"$MEMFILL_REPLY" "filled $((FILL_MB * 256)) pages"
+ktap_info "checksum of the workload's memory: $MEMFILL_FILL_SUM"
 zram_memfill_stats
 
 stored=$(($(zram_field mm_stat 1) / 4096))
@@ -77,9 +78,9 @@ reads0=$(bd_reads)
 t=$(zram_now)
 zram_memfill_cmd verify
 ktap_info "re-read: $MEMFILL_REPLY in $(zram_since "$t") s," \
-	"$(($(bd_reads) - reads0)) pages read from the backing device"
-ktap_eq "re-read under the memory limit: every page intact" \
-	"$MEMFILL_REPLY" "verified $((FILL_MB * 256)) pages, 0 bad"
+	"$(($(bd_reads) - reads0)) pages read from the backing device, checksum $MEMFILL_SUM"
+ktap_eq "re-read under the memory limit: every page intact, the fill's checksum" \
+	"$MEMFILL_REPLY, $MEMFILL_SUM" "verified $((FILL_MB * 256)) pages, 0 bad, $MEMFILL_FILL_SUM"
 if [ "$(bd_reads)" -gt "$reads0" ]; then
 	ktap_ok "the re-read swapped pages in from the backing device"
 else
@@ -95,8 +96,8 @@ else
 	ktap_ok "no longer a swap device"
 fi
 zram_memfill_cmd verify
-ktap_eq "after swapoff every page is intact in RAM" \
-	"$MEMFILL_REPLY" "verified $((FILL_MB * 256)) pages, 0 bad"
+ktap_eq "after swapoff every page is intact in RAM, the fill's checksum" \
+	"$MEMFILL_REPLY, $MEMFILL_SUM" "verified $((FILL_MB * 256)) pages, 0 bad, $MEMFILL_FILL_SUM"
 # slot 0 holds the swap header, which was written back with the rest
 ktap_eq "swapoff freed every slot but the swap header's: orig_data_size, bd_stat count" \
 	"$(zram_field mm_stat 1) $(bd_count)" "4096 1"

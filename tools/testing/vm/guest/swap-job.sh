@@ -8,8 +8,10 @@
 # cgroup limited to LIMIT_MB, so most of it is swapped out to zram; all
 # pages are marked idle and written back; the workload re-reads and
 # verifies every page under the limit; swapoff, with the limit lifted,
-# brings everything back and every page is verified again. Prints
-# mm_stat/bd_stat along the way and one table of both drivers' times.
+# brings everything back and every page is verified again; the
+# workload's checksum of its memory after each verification must equal
+# the one of the fill. Prints mm_stat/bd_stat and the checksums along the
+# way and one table of both drivers' times.
 #
 # Environment: ZRAM=ours|stock (the driver whose result is the verdict,
 # default ours), DRIVERS (the drivers to run, in order, default
@@ -57,6 +59,13 @@ show_stats() {
 	say "$1 memory.current $(mib "$(cat "$MEMCG/memory.current")"), memory.swap.current $(mib "$(cat "$MEMCG/memory.swap.current")")"
 }
 
+# the last verification's checksum is the fill's
+same_sum() {
+	[ -n "$MEMFILL_SUM" ] && [ "$MEMFILL_SUM" = "$MEMFILL_FILL_SUM" ] && return 0
+	say "checksum $MEMFILL_SUM differs from the fill's $MEMFILL_FILL_SUM"
+	return 1
+}
+
 declare -A result t_fill t_wb wb_pages t_reread reread_bd t_swapoff check
 
 # run_driver DRIVER: one complete run; fills the tables above.
@@ -81,7 +90,7 @@ run_driver() {
 	t=$(zram_now)
 	zram_memfill_start "$MEMCG" "$fill_mb"
 	t_fill[$drv]=$(zram_since "$t")
-	say "workload: $MEMFILL_REPLY in ${t_fill[$drv]} s"
+	say "workload: $MEMFILL_REPLY in ${t_fill[$drv]} s, checksum $MEMFILL_FILL_SUM"
 	[ "$MEMFILL_REPLY" = "filled $pages pages" ] || { say "the workload did not fill"; return 1; }
 	show_stats "after fill:"
 	stored=$(($(zram_field mm_stat 1) / 4096))
@@ -101,9 +110,10 @@ run_driver() {
 	zram_memfill_cmd verify
 	t_reread[$drv]=$(zram_since "$t")
 	reread_bd[$drv]=$(($(bd_reads) - reads0))
-	check[$drv]="re-read: $MEMFILL_REPLY"
-	say "re-read: $MEMFILL_REPLY in ${t_reread[$drv]} s, ${reread_bd[$drv]} pages from the backing device"
+	check[$drv]="fill: checksum $MEMFILL_FILL_SUM; re-read: $MEMFILL_REPLY, checksum $MEMFILL_SUM"
+	say "re-read: $MEMFILL_REPLY in ${t_reread[$drv]} s, ${reread_bd[$drv]} pages from the backing device, checksum $MEMFILL_SUM"
 	[ "$MEMFILL_REPLY" = "verified $pages pages, 0 bad" ] || ok=0
+	same_sum || ok=0
 	show_stats "after re-read:"
 
 	echo max >"$MEMCG/memory.max"
@@ -112,9 +122,10 @@ run_driver() {
 	t_swapoff[$drv]=$(zram_since "$t")
 	say "swapoff in ${t_swapoff[$drv]} s"
 	zram_memfill_cmd verify
-	check[$drv]+="; after swapoff: $MEMFILL_REPLY"
-	say "after swapoff: $MEMFILL_REPLY"
+	check[$drv]+="; after swapoff: $MEMFILL_REPLY, checksum $MEMFILL_SUM"
+	say "after swapoff: $MEMFILL_REPLY, checksum $MEMFILL_SUM"
 	[ "$MEMFILL_REPLY" = "verified $pages pages, 0 bad" ] || ok=0
+	same_sum || ok=0
 	show_stats "after swapoff:"
 
 	[ "$ok" = 1 ] && result[$drv]=PASS
