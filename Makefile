@@ -20,7 +20,8 @@ VM := tools/testing/vm
 SELFTESTS := tools/testing/selftests/zram
 UNIT := tools/testing/zram-unit
 
-.PHONY: all deps kernel module sparse checkpatch shellcheck unit helpers \
+.PHONY: all deps kernel module sparse checkpatch shellcheck selftests-list \
+	unit helpers \
 	check check-host check-vm kselftest fresh-check run bench series-deps \
 	series series-check dkms-check clean
 
@@ -44,6 +45,9 @@ checkpatch: kernel
 shellcheck: deps
 	tools/build/shellcheck.sh
 
+selftests-list:
+	tools/build/selftests-list.sh
+
 unit: deps
 	$(MAKE) -C $(UNIT) check
 
@@ -51,7 +55,8 @@ unit: deps
 helpers: deps
 	$(MAKE) -B -C $(SELFTESTS) all CFLAGS="-O2 -Wall -Wextra -Werror"
 
-check-host: module sparse checkpatch shellcheck unit helpers series-check
+check-host: module sparse checkpatch shellcheck selftests-list unit helpers \
+	series-check
 
 check-vm: module helpers
 	$(SELFTESTS)/vm-check.sh
