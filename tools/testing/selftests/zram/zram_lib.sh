@@ -879,3 +879,49 @@ zram_memfill_stats() {
 	ktap_info "mm_stat $(cat "$ZRAM_SYS/mm_stat")"
 	ktap_info "bd_stat $(bd_stat)"
 }
+
+# ------------------------------------------ one behaviour per script
+# Helpers of the tests that check one behaviour each (kept together here).
+
+# ktap_run_cases CASE...: the plan is the number of cases; each CASE (a
+# function) runs in turn and prints exactly one result line, then the test
+# finishes. A case that prints no result is reported as failed, one that
+# prints several breaks the plan, which ktap_finish reports.
+ktap_run_cases() {
+	local c n
+
+	ktap_plan $#
+	for c in "$@"; do
+		n=$ktap_num
+		"$c"
+		[ "$ktap_num" -gt "$n" ] || ktap_not_ok "$c printed no result"
+	done
+	ktap_finish
+}
+
+# zram_wb_attach DEV [SIZE]: a fresh zram device with writeback support
+# and DEV as its backing device, initialized to SIZE (zram_init syntax)
+# when given. Skips without writeback support; fails when the driver
+# refuses DEV or SIZE.
+zram_wb_attach() {
+	zram_add || ktap_skip_all "cannot hot_add a zram device"
+	zram_require_writeback
+	echo "$1" >"$ZRAM_SYS/backing_dev" || ktap_bail "cannot set backing_dev $1"
+	if [ -n "${2:-}" ]; then
+		zram_init "$2" || ktap_bail "cannot set disksize $2"
+	fi
+}
+
+# zram_wb_ready SIZE_MB [NULLB_ATTR=VALUE...]: the writeback prologue: root,
+# the module, a SIZE_MB null_blk (attributes as for zram_nullb) as the
+# backing device of a fresh zram device of SIZE_MB, initialized (see
+# zram_wb_attach). Sets what zram_add and zram_nullb set.
+zram_wb_ready() {
+	local size=$1
+
+	shift
+	zram_require_basic
+	zram_require_nullb
+	zram_nullb "$size" "$@" || ktap_skip_all "cannot create null_blk"
+	zram_wb_attach "$NULLB" "${size}M"
+}

@@ -10,19 +10,12 @@
 
 . "$(dirname "$0")/zram_lib.sh"
 
-zram_require_basic
-zram_require_nullb
-zram_add || ktap_skip_all "cannot hot_add a zram device"
-zram_require_writeback
 # 30 ms per backing-device write, one write in flight: 512 random pages
 # take about 15 s whether each bio carries one page (6.12) or more
-zram_nullb 16 irqmode=2 completion_nsec=30000000 ||
-	ktap_skip_all "cannot create null_blk"
+zram_wb_ready 16 irqmode=2 completion_nsec=30000000
 tmp=$(mktemp -d /tmp/zram-wb7.XXXXXX)
 zram_defer rm -rf "$tmp"
 
-echo "$NULLB" >"$ZRAM_SYS/backing_dev"
-zram_init 16M || ktap_skip_all "cannot set disksize"
 zram_fill_pages "$ZRAM_DEV" 0 512 random
 echo all >"$ZRAM_SYS/idle"
 if zram_attr_exists writeback_batch_size; then

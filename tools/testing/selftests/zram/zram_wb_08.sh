@@ -7,13 +7,7 @@
 
 . "$(dirname "$0")/zram_lib.sh"
 
-zram_require_basic
-zram_require_nullb
-zram_add || ktap_skip_all "cannot hot_add a zram device"
-zram_require_writeback
-zram_nullb 16 || ktap_skip_all "cannot create null_blk"
-echo "$NULLB" >"$ZRAM_SYS/backing_dev"
-zram_init 16M || ktap_skip_all "cannot set disksize"
+zram_wb_ready 16
 zram_fill_pages "$ZRAM_DEV" 0 16 text
 echo 1 >"$ZRAM_SYS/writeback_limit_enable"
 echo 0 >"$ZRAM_SYS/writeback_limit"
