@@ -925,3 +925,25 @@ zram_wb_ready() {
 	zram_nullb "$size" "$@" || ktap_skip_all "cannot create null_blk"
 	zram_wb_attach "$NULLB" "${size}M"
 }
+
+# zram_wb_fill_kinds: pages 0-31 incompressible (huge), 32-63
+# compressible, 64-71 same-filled (zero); prints the sha256 of pages 0-71.
+zram_wb_fill_kinds() {
+	zram_fill_pages "$ZRAM_DEV" 0 32 random &&
+		zram_fill_pages "$ZRAM_DEV" 32 32 text &&
+		zram_fill_pages "$ZRAM_DEV" 64 8 zero || return 1
+	zram_read_all "$ZRAM_DEV" 72
+}
+
+# zram_page_sum N: sha256 of page N of $ZRAM_DEV (O_DIRECT).
+zram_page_sum() {
+	dd if="$ZRAM_DEV" bs=4096 skip="$1" count=1 iflag=direct 2>/dev/null |
+		sha256sum | cut -d' ' -f1
+}
+
+# zram_wb_probe VALUE: the writeback syntax VALUE exists (newer ABI): its
+# write does not fail with EINVAL. Probe on slots that hold nothing, so
+# the probe writes nothing back.
+zram_wb_probe() {
+	[ "$(zram_write "$ZRAM_SYS/writeback" "$1")" != EINVAL ]
+}
