@@ -947,3 +947,13 @@ zram_page_sum() {
 zram_wb_probe() {
 	[ "$(zram_write "$ZRAM_SYS/writeback" "$1")" != EINVAL ]
 }
+
+# zram_bdev_refused DESC ERRNO PATH: one KTAP line: writing PATH to
+# backing_dev fails with ERRNO and backing_dev still reads "none".
+zram_bdev_refused() {
+	if expect_errno "$2" "$ZRAM_SYS/backing_dev" "$3"; then
+		ktap_eq "$1 -> $2, backing_dev none" "$(cat "$ZRAM_SYS/backing_dev")" none
+	else
+		ktap_not_ok "$1 -> $2, backing_dev none"
+	fi
+}
