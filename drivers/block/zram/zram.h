@@ -19,9 +19,11 @@
  *	remove.
  *   disk->open_mutex: struct zram.claim; brief, never held while waiting
  *	for anything below.
- *   zram_wb.lock (mutex): one writeback at a time, for its whole run; a
- *	writeback does not hold init_lock. Reset takes it before init_lock,
- *	so the device stays initialized while it is held.
+ *   zram.pp_lock (mutex): post-processing, one writeback or
+ *	recompression at a time, for its whole run; a second one waits
+ *	(killable). They do not hold init_lock while they run. Reset takes
+ *	it before init_lock, so the device stays initialized while it is
+ *	held.
  *   init_lock (rw_semaphore): write side changes the configuration,
  *	initializes and resets; read side keeps the device initialized for
  *	sysfs stores and shows. Never taken on the I/O path (reset claims
@@ -48,6 +50,7 @@
 #include <linux/device.h>
 #include <linux/ktime.h>
 #include <linux/lockdep.h>
+#include <linux/mutex.h>
 #include <linux/rwsem.h>
 #include <linux/spinlock.h>
 #include <linux/zsmalloc.h>
@@ -87,7 +90,7 @@ enum zram_pageflags {
 	/*
 	 * Writeback: selected by the running writeback, not yet committed.
 	 * Set and cleared by zram_slot_wb_*() for the writer that holds
-	 * zram_wb.lock; zram_slot_free() clears it too, so a slot freed or
+	 * zram.pp_lock; zram_slot_free() clears it too, so a slot freed or
 	 * overwritten while selected drops out.
 	 */
 	ZRAM_WB_SELECTED,
@@ -160,9 +163,11 @@ struct zram_stats {
  * @comp_conf: algorithm and parameters of each priority; written with
  *	init_lock held for write, only while not initialized
  * @disk: the gendisk; fixed from zram_add() to zram_remove()
+ * @pp_lock: post-processing mutex, see "Locking" above; also guards the
+ *	writeback allocator's cursor (zram_wb.cursor)
  * @init_lock: write side: changing the configuration, initialization and
  *	reset; read side: operations that need an initialized device and
- *	stable configuration (writeback, sysfs stats, idle, compact). The
+ *	stable configuration (sysfs stats, idle, compact). The
  *	I/O path does not take it: reset waits for I/O by claiming the
  *	device and syncing it first.
  * @disksize: device size in bytes; 0 means not initialized. Set by
@@ -188,6 +193,7 @@ struct zram {
 	struct zcomp *comps[ZCOMP_MAX_PRIOS];
 	struct zcomp_conf comp_conf[ZCOMP_MAX_PRIOS];
 	struct gendisk *disk;
+	struct mutex pp_lock;	/* one writeback or recompression */
 	struct rw_semaphore init_lock;
 	u64 disksize;
 	unsigned long limit_pages;

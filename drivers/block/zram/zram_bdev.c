@@ -246,7 +246,7 @@ out_free_path:
  * covers it. A block freed during the wait stays pending for the next
  * harvest, as its reader may have pinned after the grace period began.
  *
- * Context: process context, zram_wb.lock held; sleeps when there is
+ * Context: process context, zram.pp_lock held; sleeps when there is
  * something to harvest.
  * Return: true when blocks were made reusable.
  */
@@ -254,7 +254,7 @@ bool zram_bdev_harvest(struct zram *zram)
 {
 	struct zram_bdev *bd = &zram->backing;
 
-	lockdep_assert_held(&zram->wb.lock);
+	lockdep_assert_held(&zram->pp_lock);
 	/* Staged is empty between harvests: nothing new, nothing to do. */
 	if (!zram_extent_stage_frees(bd->free_pending, bd->free_staged,
 				     bd->nr_blocks))

@@ -27,7 +27,7 @@ struct zram;
  *	as holder; NULL when none. @bdev_file, @bdev, @bdev_path, @bitmap and
  *	@nr_blocks are set only while the device is not initialized, and
  *	cleared only by reset, both with init_lock held for write; readers
- *	hold init_lock for read, or zram_wb.lock on an initialized device, or
+ *	hold init_lock for read, or zram.pp_lock on an initialized device, or
  *	a slot lock of a ZRAM_WB slot (which pins them, as reset frees every
  *	slot first), or are a writeback's commit work, which the writeback
  *	flushes before it returns.
@@ -41,9 +41,9 @@ struct zram;
  *	@free_staged.
  * @free_pending: blocks freed by zram_bdev_free_block() (under the slot lock)
  *	that a reader may still be reading; set_bit() by the freer, moved to
- *	@free_staged by the writeback that holds zram_wb.lock
+ *	@free_staged by the writeback that holds zram.pp_lock
  * @free_staged: blocks taken from @free_pending by the writeback holding
- *	zram_wb.lock, released once @read_srcu had a grace period (under
+ *	zram.pp_lock, released once @read_srcu had a grace period (under
  *	that lock)
  * @nr_blocks: number of bits in each bitmap
  * @read_srcu: pins blocks read by written-back slot reads: a reader takes

@@ -130,12 +130,12 @@ out_free_table:
  * Waits for a running writeback first, without holding init_lock, so the
  * statistics stay readable meanwhile.
  *
- * Context: process context; may sleep. Takes zram_wb.lock, then init_lock
+ * Context: process context; may sleep. Takes zram.pp_lock, then init_lock
  * for write.
  */
 void zram_reset_device(struct zram *zram)
 {
-	guard(zram_wb)(&zram->wb);
+	guard(mutex)(&zram->pp_lock);
 	guard(rwsem_write)(&zram->init_lock);
 
 	zram->limit_pages = 0;
@@ -272,6 +272,7 @@ static int zram_add(void)
 		goto out_free_zram;
 	device_id = ret;
 
+	mutex_init(&zram->pp_lock);
 	init_rwsem(&zram->init_lock);
 	zcomp_conf_reset(zram->comp_conf);
 	zram_wb_init(zram);

@@ -323,14 +323,14 @@ static bool zram_slot_wb_selected(struct zram *zram, u32 index,
  * Sets ZRAM_WB_SELECTED on a slot stored in RAM (not same-filled, not yet
  * written back, not already selected) that matches @mode.
  *
- * Context: task context, zram_wb.lock held; takes the slot lock.
+ * Context: task context, zram.pp_lock held; takes the slot lock.
  * Return: true when the slot was selected.
  */
 bool zram_slot_wb_select(struct zram *zram, u32 index, unsigned int mode)
 {
 	bool selected;
 
-	lockdep_assert_held(&zram->wb.lock);
+	lockdep_assert_held(&zram->pp_lock);
 	zram_slot_lock(zram, index);
 	selected = zram_slot_wb_eligible(zram, index, mode);
 	if (selected)
@@ -344,12 +344,12 @@ bool zram_slot_wb_select(struct zram *zram, u32 index, unsigned int mode)
  * @zram: device
  * @index: slot index (PAGE_SIZE units)
  *
- * Context: task context, zram_wb.lock held (by the writer, or by the
+ * Context: task context, zram.pp_lock held (by the writer, or by the
  * writer a commit work runs for); takes the slot lock.
  */
 void zram_slot_wb_unselect(struct zram *zram, u32 index)
 {
-	lockdep_assert(mutex_is_locked(&zram->wb.lock));
+	lockdep_assert(mutex_is_locked(&zram->pp_lock));
 	zram_slot_lock(zram, index);
 	zram_clear_flag(zram, index, ZRAM_WB_SELECTED);
 	zram_slot_unlock(zram, index);
@@ -366,7 +366,7 @@ void zram_slot_wb_unselect(struct zram *zram, u32 index)
  * drops the selection; read, in idle mode) or fails to decompress drops
  * out: its selection is cleared.
  *
- * Context: task context, zram_wb.lock held; takes the slot lock, never
+ * Context: task context, zram.pp_lock held; takes the slot lock, never
  * sleeps.
  * Return: true when @page holds the slot's data.
  */
@@ -375,7 +375,7 @@ bool zram_slot_wb_read(struct zram *zram, u32 index, unsigned int mode,
 {
 	bool copied;
 
-	lockdep_assert_held(&zram->wb.lock);
+	lockdep_assert_held(&zram->pp_lock);
 	zram_slot_lock(zram, index);
 	copied = zram_slot_wb_selected(zram, index, mode) &&
 		 !zram_obj_read(zram, page, index);
@@ -397,7 +397,7 @@ bool zram_slot_wb_read(struct zram *zram, u32 index, unsigned int mode,
  * loses its selection.
  *
  * Context: task context (a writeback's commit work, while the writer holds
- * zram_wb.lock); takes the slot lock.
+ * zram.pp_lock); takes the slot lock.
  * Return: true if the slot now owns @block; false if the caller must
  * release @block.
  */
@@ -406,7 +406,7 @@ bool zram_slot_install_wb(struct zram *zram, u32 index, unsigned int mode,
 {
 	bool installed = false;
 
-	lockdep_assert(mutex_is_locked(&zram->wb.lock));
+	lockdep_assert(mutex_is_locked(&zram->pp_lock));
 	zram_slot_lock(zram, index);
 	if (zram_slot_wb_selected(zram, index, mode)) {
 		/* Clears ZRAM_WB_SELECTED and the stats of the RAM copy. */

@@ -101,7 +101,7 @@ void zram_slot_install(struct zram *zram, u32 index,
 void zram_slot_free_all(struct zram *zram);
 void zram_slot_mark_idle(struct zram *zram, ktime_t cutoff);
 
-/* Writeback's transitions (zram_wb.c holds zram_wb.lock). */
+/* Writeback's transitions (zram_wb.c holds zram.pp_lock). */
 bool zram_slot_wb_select(struct zram *zram, u32 index, unsigned int mode);
 void zram_slot_wb_unselect(struct zram *zram, u32 index);
 bool zram_slot_wb_read(struct zram *zram, u32 index, unsigned int mode,

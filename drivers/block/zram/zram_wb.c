@@ -28,7 +28,7 @@
  *
  * The transitions are the slot store's (zram_slot_wb_select(),
  * zram_slot_wb_read(), zram_slot_install_wb(), zram_slot_wb_unselect());
- * only the one writeback that holds zram_wb.lock asks for them. Within
+ * only the one writeback that holds zram.pp_lock asks for them. Within
  * one slot range a slot is selected at most once (the walk only goes up),
  * but ranges may repeat or overlap: a slot in flight in bio R, then
  * overwritten (ZRAM_WB_SELECTED cleared), could be selected again by a
@@ -122,7 +122,7 @@ struct zram_wb_req {
  * @io_error: some bio failed; those slots stayed in RAM. Set by
  *	@commit_work, read by the writer once nothing is in flight
  *
- * The writer is the task running zram_wb_run(), holding zram_wb.lock for
+ * The writer is the task running zram_wb_run(), holding zram.pp_lock for
  * the whole life of @ctl. Lifetime: freed only after @inflight dropped to
  * 0 and @commit_work was flushed; a completion touches @ctl only under
  * @lock and before the commit that brings @inflight to 0, so no completion
@@ -182,13 +182,13 @@ static void zram_wb_replug(struct blk_plug *plug)
  * zram_wb_wait_free_req - wait until a request was committed and is idle
  * @ctl: writeback with requests in flight
  *
- * Context: process context, zram_wb.lock held; sleeps.
+ * Context: process context, zram.pp_lock held; sleeps.
  */
 static void zram_wb_wait_free_req(struct zram_wb_ctl *ctl)
 {
 	struct blk_plug *plug = zram_wb_unplug();
 
-	lockdep_assert_held(&ctl->zram->wb.lock);
+	lockdep_assert_held(&ctl->zram->pp_lock);
 	spin_lock_irq(&ctl->lock);
 	wait_event_lock_irq(ctl->wait, !list_empty(&ctl->free), ctl->lock);
 	spin_unlock_irq(&ctl->lock);
@@ -202,13 +202,13 @@ static void zram_wb_wait_free_req(struct zram_wb_ctl *ctl)
  * Also waits until the last commit work has returned, after which only
  * the writer touches @ctl.
  *
- * Context: process context, zram_wb.lock held; sleeps.
+ * Context: process context, zram.pp_lock held; sleeps.
  */
 static void zram_wb_wait_all(struct zram_wb_ctl *ctl)
 {
 	struct blk_plug *plug = zram_wb_unplug();
 
-	lockdep_assert_held(&ctl->zram->wb.lock);
+	lockdep_assert_held(&ctl->zram->pp_lock);
 	spin_lock_irq(&ctl->lock);
 	wait_event_lock_irq(ctl->wait, !ctl->inflight, ctl->lock);
 	spin_unlock_irq(&ctl->lock);
@@ -272,7 +272,7 @@ static struct zram_wb_req *zram_wb_take_req(struct zram_wb_ctl *ctl)
  * @ctl->batch_size exist, else waits until one was committed. Every
  * request is idle or in flight here, so the wait ends.
  *
- * Context: process context, zram_wb.lock held; sleeps.
+ * Context: process context, zram.pp_lock held; sleeps.
  * Return: a request off every list, or NULL when none could be allocated
  * and none exists.
  */
@@ -280,7 +280,7 @@ static struct zram_wb_req *zram_wb_get_req(struct zram_wb_ctl *ctl)
 {
 	struct zram_wb_req *req;
 
-	lockdep_assert_held(&ctl->zram->wb.lock);
+	lockdep_assert_held(&ctl->zram->pp_lock);
 	req = zram_wb_take_req(ctl);
 	if (req)
 		return req;
@@ -384,7 +384,7 @@ static bool zram_wb_limit_exhausted(struct zram_wb *wb)
  * them back from the backing device is sequential too. Selecting by age or
  * size instead would need a sort and would scatter them.
  *
- * Context: process context, zram_wb.lock held; takes slot locks.
+ * Context: process context, zram.pp_lock held; takes slot locks.
  * Return: the slot index to continue from.
  */
 static unsigned long zram_wb_select(struct zram_wb_ctl *ctl,
@@ -393,7 +393,7 @@ static unsigned long zram_wb_select(struct zram_wb_ctl *ctl,
 {
 	struct zram *zram = ctl->zram;
 
-	lockdep_assert_held(&zram->wb.lock);
+	lockdep_assert_held(&zram->pp_lock);
 	ctl->nr_selected = 0;
 	ctl->next = 0;
 	end = min(end, index + ZRAM_WB_SCAN_CHUNK);
@@ -419,7 +419,7 @@ static void zram_wb_unselect_rest(struct zram_wb_ctl *ctl)
 /*
  * Makes the blocks freed since the last harvest reusable; they may have
  * joined the short runs of a fragmented region into long ones, so the
- * allocator forgets the region. zram_wb.lock held; sleeps.
+ * allocator forgets the region. zram.pp_lock held; sleeps.
  */
 static void zram_wb_reclaim_blocks(struct zram *zram)
 {
@@ -437,7 +437,7 @@ static void zram_wb_reclaim_blocks(struct zram *zram)
  * harvests the blocks freed meanwhile and tries once more: failed bios and
  * slots that changed meanwhile give their blocks back when committed.
  *
- * Context: process context, zram_wb.lock held; sleeps.
+ * Context: process context, zram.pp_lock held; sleeps.
  * Return: blocks reserved (1 to @nr_pages) or -ENOSPC.
  */
 static int zram_wb_reserve(struct zram_wb_ctl *ctl, unsigned int nr_pages,
@@ -447,7 +447,7 @@ static int zram_wb_reserve(struct zram_wb_ctl *ctl, unsigned int nr_pages,
 	struct zram_wb *wb = &ctl->zram->wb;
 	int ret;
 
-	lockdep_assert_held(&wb->lock);
+	lockdep_assert_held(&ctl->zram->pp_lock);
 	ret = zram_extent_reserve(bd->bitmap, bd->nr_blocks, &wb->cursor,
 				  nr_pages, block);
 	if (ret != -ENOSPC)
@@ -471,7 +471,7 @@ static int zram_wb_reserve(struct zram_wb_ctl *ctl, unsigned int nr_pages,
  * Slots that dropped out are skipped, so the pages stay in slot order
  * without holes.
  *
- * Context: process context, zram_wb.lock held (owns @ctl's selection);
+ * Context: process context, zram.pp_lock held (owns @ctl's selection);
  * may sleep (page allocation).
  * Return: pages filled, 0 to @nr_blocks. Sets @ctl->stop_err to -ENOMEM
  * when a page cannot be allocated.
@@ -483,7 +483,7 @@ static unsigned int zram_wb_fill(struct zram_wb_ctl *ctl,
 	unsigned int n = 0;
 	u32 index;
 
-	lockdep_assert_held(&ctl->zram->wb.lock);
+	lockdep_assert_held(&ctl->zram->pp_lock);
 	while (n < nr_blocks && ctl->next < ctl->nr_selected) {
 		if (!req->pages[n]) {
 			req->pages[n] = alloc_page(GFP_KERNEL);
@@ -528,7 +528,7 @@ static void zram_wb_submit(struct zram_wb_ctl *ctl, struct zram_wb_req *req)
  * and submits it; whatever ends up unused (blocks, budget) goes back at
  * once. Sets @ctl->stop_err when the writeback must stop.
  *
- * Context: process context, zram_wb.lock held; sleeps.
+ * Context: process context, zram.pp_lock held; sleeps.
  */
 static void zram_wb_write_one(struct zram_wb_ctl *ctl, unsigned int mode)
 {
@@ -539,7 +539,7 @@ static void zram_wb_write_one(struct zram_wb_ctl *ctl, unsigned int mode)
 	u64 gen;
 	int ret;
 
-	lockdep_assert_held(&wb->lock);
+	lockdep_assert_held(&ctl->zram->pp_lock);
 	req = zram_wb_get_req(ctl);
 	if (!req) {
 		ctl->stop_err = -ENOMEM;
@@ -585,13 +585,13 @@ out_put_req:
  * Plugs the submission loop so the block layer sees the bios together.
  * Slots left over when the writeback stops lose their selection.
  *
- * Context: process context, zram_wb.lock held; sleeps.
+ * Context: process context, zram.pp_lock held; sleeps.
  */
 static void zram_wb_write_selected(struct zram_wb_ctl *ctl, unsigned int mode)
 {
 	struct blk_plug plug;
 
-	lockdep_assert_held(&ctl->zram->wb.lock);
+	lockdep_assert_held(&ctl->zram->pp_lock);
 	blk_start_plug(&plug);
 	while (ctl->next < ctl->nr_selected && !ctl->stop_err)
 		zram_wb_write_one(ctl, mode);
@@ -659,7 +659,7 @@ static void zram_wb_fail_req(struct zram_wb_ctl *ctl, struct zram_wb_req *req)
  * back: the device was written. bd_writes counts every block written.
  *
  * Context: process context (ctl->commit_work), while the writer holds
- * zram_wb.lock and waits for the commit before selecting again; takes slot
+ * zram.pp_lock and waits for the commit before selecting again; takes slot
  * locks.
  */
 static void zram_wb_commit(struct zram_wb_ctl *ctl, struct zram_wb_req *req)
@@ -669,7 +669,7 @@ static void zram_wb_commit(struct zram_wb_ctl *ctl, struct zram_wb_req *req)
 	unsigned int i;
 
 	/* Held by the writer that owns @ctl, not by this worker. */
-	lockdep_assert(mutex_is_locked(&zram->wb.lock));
+	lockdep_assert(mutex_is_locked(&zram->pp_lock));
 	if (req->status) {
 		zram_wb_fail_req(ctl, req);
 		return;
@@ -800,14 +800,14 @@ static struct zram_wb_ctl *zram_wb_ctl_alloc(struct zram *zram)
 
 /*
  * Runs one parsed parameter: select and write chunk after chunk. Process
- * context, zram_wb.lock held; sleeps.
+ * context, zram.pp_lock held; sleeps.
  */
 static void zram_wb_run_range(struct zram_wb_ctl *ctl,
 			      const struct zram_wb_range *range)
 {
 	unsigned long index = range->lo;
 
-	lockdep_assert_held(&ctl->zram->wb.lock);
+	lockdep_assert_held(&ctl->zram->pp_lock);
 	while (index < range->hi && !ctl->stop_err) {
 		index = zram_wb_select(ctl, range->mode, index, range->hi);
 		zram_wb_write_selected(ctl, range->mode);
@@ -825,7 +825,7 @@ static void zram_wb_run_range(struct zram_wb_ctl *ctl,
  * top of file). First makes the blocks freed since the last writeback
  * reusable.
  *
- * Context: process context, zram_wb.lock held (the device stays
+ * Context: process context, zram.pp_lock held (the device stays
  * initialized); sleeps.
  * Return: 0; -EIO when writeback_limit is enforced and exhausted (also
  * before any slot is looked at, as upstream), or stopped it with slots
@@ -837,7 +837,7 @@ int zram_wb_run(struct zram *zram, const struct zram_wb_range *ranges,
 {
 	int i;
 
-	lockdep_assert_held(&zram->wb.lock);
+	lockdep_assert_held(&zram->pp_lock);
 	if (zram_wb_limit_exhausted(&zram->wb))
 		return -EIO;
 	struct zram_wb_ctl *ctl __free(zram_wb_ctl) = zram_wb_ctl_alloc(zram);
@@ -899,7 +899,6 @@ void zram_wb_init(struct zram *zram)
 {
 	struct zram_wb *wb = &zram->wb;
 
-	mutex_init(&wb->lock);
 	spin_lock_init(&wb->limit_lock);
 	wb->batch_size = ZRAM_WB_DEF_BATCH_SIZE;
 	wb->max_bio_pages = ZRAM_WB_MAX_BIO_PAGES;

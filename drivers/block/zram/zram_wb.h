@@ -33,13 +33,8 @@ struct zram;
 
 /**
  * struct zram_wb - writeback state of one zram device
- * @lock: writeback mutex; one writeback runs at a time, a second one waits
- *	(killable). Held for the whole writeback, which does not hold
- *	init_lock; reset takes it before init_lock (lock order: @lock, then
- *	init_lock), so while it is held an initialized device stays
- *	initialized. Protects @cursor.
  * @cursor: next-fit cursor and short region of the block allocator
- *	(under @lock)
+ *	(under zram.pp_lock)
  * @limit_lock: protects @limit_enable, @limit and @limit_gen. A plain
  *	spinlock: only process context takes it.
  * @limit_enable: writeback_limit is enforced
@@ -54,7 +49,6 @@ struct zram;
  *	sampled like @batch_size, clamped to 1..%ZRAM_WB_MAX_BIO_PAGES
  */
 struct zram_wb {
-	struct mutex lock;	/* serialises writebacks; guards @cursor */
 	struct zram_extent_cursor cursor;
 	spinlock_t limit_lock;	/* guards @limit_* */
 	bool limit_enable;
@@ -76,10 +70,6 @@ struct zram_wb_range {
 	unsigned long hi;
 };
 
-/* Waits for a running writeback and keeps new ones out (reset). */
-DEFINE_GUARD(zram_wb, struct zram_wb *, mutex_lock(&_T->lock),
-	     mutex_unlock(&_T->lock))
-
 int zram_wb_module_init(void);
 void zram_wb_module_exit(void);
 void zram_wb_init(struct zram *zram);
@@ -92,8 +82,6 @@ extern const struct attribute_group zram_wb_attr_group;
 
 struct zram_wb {
 };
-
-DEFINE_GUARD(zram_wb, struct zram_wb *, (void)_T, (void)_T)
 
 static inline int zram_wb_module_init(void)
 {

@@ -170,7 +170,7 @@ static int zram_wb_parse(const char *buf, unsigned long nr_pages,
  * @buf: what was written to the writeback attribute
  * @rangesp: out, the parsed slot ranges, see zram_wb_parse()
  *
- * Context: process context, zram_wb.lock held; takes init_lock for read.
+ * Context: process context, zram.pp_lock held; takes init_lock for read.
  * Return: number of ranges; -EINVAL (not initialized, bad syntax),
  * -ERANGE, -ENOMEM, or -ENODEV (no backing device).
  */
@@ -179,7 +179,7 @@ static int zram_wb_prepare(struct zram *zram, const char *buf,
 {
 	int ret;
 
-	lockdep_assert_held(&zram->wb.lock);
+	lockdep_assert_held(&zram->pp_lock);
 	guard(rwsem_read)(&zram->init_lock);
 	if (!zram_init_done(zram))
 		return -EINVAL;
@@ -194,9 +194,9 @@ static int zram_wb_prepare(struct zram *zram, const char *buf,
 }
 
 /*
- * The writeback attribute. A writeback holds zram_wb.lock, not init_lock,
+ * The writeback attribute. A writeback holds zram.pp_lock, not init_lock,
  * while it runs: a second one waits for it (killable), and reset takes
- * zram_wb.lock before init_lock, so it waits for the writeback without
+ * zram.pp_lock before init_lock, so it waits for the writeback without
  * making readers of the statistics wait behind it.
  */
 static ssize_t writeback_store(struct device *dev,
@@ -207,12 +207,12 @@ static ssize_t writeback_store(struct device *dev,
 	struct zram_wb_range *ranges = NULL;
 	int ret;
 
-	if (mutex_lock_killable(&zram->wb.lock))
+	if (mutex_lock_killable(&zram->pp_lock))
 		return -EINTR;
 	ret = zram_wb_prepare(zram, buf, &ranges);
 	if (ret > 0)
 		ret = zram_wb_run(zram, ranges, ret);
-	mutex_unlock(&zram->wb.lock);
+	mutex_unlock(&zram->pp_lock);
 	kfree(ranges);
 	return ret ? ret : len;
 }
