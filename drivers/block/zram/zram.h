@@ -10,6 +10,7 @@
  *   zram_bio.c      the bio path             zcomp.c         compressors
  *   zram_bdev.c     the backing device       zram_extent.c   its blocks
  *   zram_wb.c       the writeback engine     zram_wb_sysfs.c its attributes
+ *   zram_recomp.c   recompression (CONFIG_ZRAM_MULTI_COMP)
  *   backend_*.c     one compression library each, behind struct zcomp_ops
  *
  * Locking, outermost first; a lock is only taken with the ones above it
@@ -74,6 +75,8 @@ struct zram;
  */
 #define ZRAM_FLAG_SHIFT		(PAGE_SHIFT + 1)
 #define ZRAM_OBJ_SIZE_MASK	((1UL << ZRAM_FLAG_SHIFT) - 1)
+/* Compressor priorities fit the two ZRAM_COMP_PRIO_* bits. */
+#define ZRAM_COMP_PRIO_MASK	0x3UL
 
 /*
  * Slot state bits (zram_table_entry.flags). All are read and written only
@@ -99,11 +102,17 @@ enum zram_pageflags {
 	/* Core (idle store) sets, any access clears: not used since marked. */
 	ZRAM_IDLE,
 	/*
-	 * No algorithm could compress the page. Owner: recompression, which
-	 * this driver lacks, so nothing sets it; writeback's
-	 * "incompressible" mode tests it and so selects nothing.
+	 * Recompression (zram_slot_recompress()): every secondary algorithm
+	 * was tried and none made the object smaller; not tried again.
+	 * Writeback's "incompressible" mode selects these slots.
 	 */
 	ZRAM_INCOMPRESSIBLE,
+	/*
+	 * Two bits: priority of the compressor that made the object, 0 for
+	 * the primary one. Set by recompression, cleared with the slot.
+	 */
+	ZRAM_COMP_PRIO_BIT0,
+	ZRAM_COMP_PRIO_BIT1,
 	__NR_ZRAM_PAGEFLAGS,
 };
 

@@ -94,7 +94,7 @@ static int zram_block_state_show(struct seq_file *m, void *v)
 		   zram_flag_char(zram, index, ZRAM_WB, 'w'),
 		   zram_flag_char(zram, index, ZRAM_HUGE, 'h'),
 		   zram_flag_char(zram, index, ZRAM_IDLE, 'i'),
-		   '.',
+		   zram_slot_get_prio(zram, index) ? 'r' : '.',
 		   zram_flag_char(zram, index, ZRAM_INCOMPRESSIBLE, 'n'));
 	zram_slot_unlock(zram, index);
 	return 0;

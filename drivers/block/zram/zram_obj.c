@@ -13,6 +13,7 @@
 #include <linux/zsmalloc.h>
 
 #include "zram_obj.h"
+#include "zram_recomp.h"
 #include "zram_slot.h"
 
 /*
@@ -50,25 +51,28 @@ static void zram_read_huge(struct zram *zram, struct page *page,
  * @page: destination, PAGE_SIZE bytes
  * @handle: zsmalloc handle of the slot
  * @size: size of the object in bytes
+ * @prio: priority of the compressor that made it
  *
  * Context: slot lock held; takes this CPU's compression stream; never
  * sleeps; nowait-safe.
  * Return: 0, or the decompressor's negative errno (-EIO on short output).
  */
 static int zram_read_compressed(struct zram *zram, struct page *page,
-				unsigned long handle, unsigned int size)
+				unsigned long handle, unsigned int size,
+				u32 prio)
 {
+	struct zcomp *comp = zram->comps[prio];
 	struct zcomp_strm *zstrm;
 	void *src, *dst;
 	int ret;
 
-	zstrm = zcomp_stream_get(zram->comps[ZCOMP_PRIO_PRIMARY]);
+	zstrm = zcomp_stream_get(comp);
 	src = zs_map_object(zram->mem_pool, handle, ZS_MM_RO);
 	dst = kmap_local_page(page);
 	ret = zcomp_decompress(zstrm, src, size, dst);
 	kunmap_local(dst);
 	zs_unmap_object(zram->mem_pool, handle);
-	zcomp_stream_put(zram->comps[ZCOMP_PRIO_PRIMARY]);
+	zcomp_stream_put(comp);
 	return ret;
 }
 
@@ -101,7 +105,8 @@ int zram_obj_read(struct zram *zram, struct page *page, u32 index)
 		return 0;
 	}
 	ret = zram_read_compressed(zram, page, handle,
-				   zram_get_obj_size(zram, index));
+				   zram_get_obj_size(zram, index),
+				   zram_slot_get_prio(zram, index));
 	if (ret)
 		pr_err_ratelimited("%s: decompression of slot %u failed: %d\n",
 				   zram->disk->disk_name, index, ret);
@@ -397,3 +402,91 @@ void zram_obj_discard(struct zram *zram, const struct zram_obj *obj)
 	if (!obj->same)
 		zs_free(zram->mem_pool, obj->handle);
 }
+
+#ifdef CONFIG_ZRAM_MULTI_COMP
+/* Number of configured secondary compressors. */
+static unsigned int zram_obj_nr_secondary(struct zram *zram)
+{
+	unsigned int prio, nr = 0;
+
+	for (prio = ZCOMP_PRIO_PRIMARY + 1; prio < ZCOMP_MAX_PRIOS; prio++)
+		nr += !!zram->comps[prio];
+	return nr;
+}
+
+/**
+ * zram_obj_recompress() - compress a RAM slot's data with a secondary
+ *	algorithm into a new object, if that saves memory
+ * @zram: device
+ * @index: slot index (PAGE_SIZE units); holds a zsmalloc object
+ * @page: scratch page, PAGE_SIZE bytes; receives the slot's data
+ * @spec: priorities to try and the size threshold
+ * @obj: out, with %ZRAM_RECOMP_STORED: the new object and its priority
+ *
+ * Tries the configured priorities in @spec's range, in order, each above
+ * the one that made the current object, until one compresses into a
+ * smaller zsmalloc size class (and below @spec->threshold bytes, when
+ * set). The new object is allocated without direct reclaim: the old one
+ * is still there, nothing is lost when memory is short.
+ *
+ * Context: slot lock held (never sleeps); takes compression streams.
+ * Return: a &enum zram_recomp_result, or -EIO (data did not decompress or
+ * compress), -ENOMEM (no memory for the new object).
+ */
+int zram_obj_recompress(struct zram *zram, u32 index, struct page *page,
+			const struct zram_recomp_spec *spec,
+			struct zram_obj *obj)
+{
+	unsigned int old_size = zram_get_obj_size(zram, index);
+	u32 cur = zram_slot_get_prio(zram, index);
+	unsigned int old_class, size, tried = 0;
+	struct zcomp_strm *zstrm;
+	bool smaller = false;
+	unsigned long handle;
+	u32 prio;
+	int ret;
+
+	lockdep_assert_held(&zram->table[index].lock);
+	if (spec->threshold && old_size < spec->threshold)
+		return ZRAM_RECOMP_SKIPPED;
+	old_class = zs_lookup_class_index(zram->mem_pool, old_size);
+	for (prio = spec->prio; prio < spec->prio_max; prio++) {
+		if (!zram->comps[prio] || prio <= cur)
+			continue;
+		if (!tried++) {
+			ret = zram_obj_read(zram, page, index);
+			if (ret)
+				return ret;
+		}
+		zstrm = zcomp_stream_get(zram->comps[prio]);
+		ret = zram_compress(zram, zstrm, page, &size);
+		if (ret) {
+			zcomp_stream_put(zram->comps[prio]);
+			return ret;
+		}
+		if (zs_lookup_class_index(zram->mem_pool, size) < old_class) {
+			smaller = true;
+			if (!spec->threshold || size < spec->threshold)
+				goto out_store;
+		}
+		zcomp_stream_put(zram->comps[prio]);
+	}
+	if (!tried)
+		return ZRAM_RECOMP_NOT_TRIED;
+	if (!smaller && tried == zram_obj_nr_secondary(zram))
+		return ZRAM_RECOMP_INCOMPRESSIBLE;
+	return ZRAM_RECOMP_NO_GAIN;
+
+out_store:
+	handle = zs_malloc(zram->mem_pool, size, __GFP_KSWAPD_RECLAIM |
+			   __GFP_NOWARN | __GFP_HIGHMEM | __GFP_MOVABLE);
+	if (IS_ERR_VALUE(handle)) {
+		zcomp_stream_put(zram->comps[prio]);
+		return -ENOMEM;
+	}
+	*obj = (struct zram_obj){ .handle = handle, .size = size, .prio = prio };
+	zram_obj_fill(zram, zstrm, page, obj);
+	zcomp_stream_put(zram->comps[prio]);
+	return ZRAM_RECOMP_STORED;
+}
+#endif /* CONFIG_ZRAM_MULTI_COMP */

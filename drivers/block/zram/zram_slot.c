@@ -11,6 +11,7 @@
 #include <linux/zsmalloc.h>
 
 #include "zram_obj.h"
+#include "zram_recomp.h"
 #include "zram_slot.h"
 
 /*
@@ -276,6 +277,97 @@ void zram_slot_mark_idle(struct zram *zram, ktime_t cutoff)
 		cond_resched();
 	}
 }
+
+#ifdef CONFIG_ZRAM_MULTI_COMP
+/* Slot lock held: the slot holds an object in RAM and matches @mode. */
+static bool zram_slot_recomp_eligible(struct zram *zram, u32 index,
+				      unsigned int mode)
+{
+	if (!zram_slot_allocated(zram, index) ||
+	    zram_test_flag(zram, index, ZRAM_WB) ||
+	    zram_test_flag(zram, index, ZRAM_WB_SELECTED) ||
+	    zram_test_flag(zram, index, ZRAM_SAME) ||
+	    zram_test_flag(zram, index, ZRAM_INCOMPRESSIBLE))
+		return false;
+	if ((mode & ZRAM_RECOMP_IDLE) && !zram_test_flag(zram, index, ZRAM_IDLE))
+		return false;
+	if ((mode & ZRAM_RECOMP_HUGE) && !zram_test_flag(zram, index, ZRAM_HUGE))
+		return false;
+	return true;
+}
+
+/* Slot lock held: replaces the slot's object by @obj, keeping its age. */
+static void zram_slot_install_recompressed(struct zram *zram, u32 index,
+					   const struct zram_obj *obj)
+{
+	ktime_t actime = zram_slot_get_actime(zram, index);
+
+	/* Frees the old object; clears every flag, ZRAM_HUGE included. */
+	zram_slot_free(zram, index);
+	zram_set_handle(zram, index, obj->handle);
+	zram_set_obj_size(zram, index, obj->size);
+	if (obj->prio & BIT(0))
+		zram_set_flag(zram, index, ZRAM_COMP_PRIO_BIT0);
+	if (obj->prio & BIT(1))
+		zram_set_flag(zram, index, ZRAM_COMP_PRIO_BIT1);
+	atomic64_add(obj->size, &zram->stats.compr_data_size);
+	atomic64_inc(&zram->stats.pages_stored);
+	zram_slot_set_actime(zram, index, actime);
+}
+
+/**
+ * zram_slot_recompress() - recompress one slot for a recompress request
+ * @zram: device
+ * @index: slot index (PAGE_SIZE units)
+ * @spec: the request (mode, threshold, priorities)
+ * @page: scratch page, PAGE_SIZE bytes
+ *
+ * A slot that holds an object in RAM and matches @spec->mode gets a new,
+ * smaller object from a secondary algorithm if one saves memory. A slot
+ * at or above @spec->threshold was looked at and loses ZRAM_IDLE, as
+ * upstream (the next idle post-processing does not pick it again); one
+ * that no secondary algorithm can shrink becomes ZRAM_INCOMPRESSIBLE.
+ *
+ * Context: task context, zram.pp_lock held; takes the slot lock, never
+ * sleeps under it.
+ * Return: 1 when algorithms were tried (the slot counts against
+ * max_pages), 0 when the slot did not qualify, or zram_obj_recompress()'s
+ * -EIO or -ENOMEM (the slot is unchanged).
+ */
+int zram_slot_recompress(struct zram *zram, u32 index,
+			 const struct zram_recomp_spec *spec,
+			 struct page *page)
+{
+	struct zram_obj obj;
+	int ret = 0;
+
+	lockdep_assert_held(&zram->pp_lock);
+	zram_slot_lock(zram, index);
+	if (zram_slot_recomp_eligible(zram, index, spec->mode))
+		ret = zram_obj_recompress(zram, index, page, spec, &obj);
+	switch (ret) {
+	case ZRAM_RECOMP_SKIPPED:
+		break;
+	case ZRAM_RECOMP_NOT_TRIED:
+		zram_clear_flag(zram, index, ZRAM_IDLE);
+		ret = 0;
+		break;
+	case ZRAM_RECOMP_INCOMPRESSIBLE:
+		zram_set_flag(zram, index, ZRAM_INCOMPRESSIBLE);
+		fallthrough;
+	case ZRAM_RECOMP_NO_GAIN:
+		zram_clear_flag(zram, index, ZRAM_IDLE);
+		ret = 1;
+		break;
+	case ZRAM_RECOMP_STORED:
+		zram_slot_install_recompressed(zram, index, &obj);
+		ret = 1;
+		break;
+	}
+	zram_slot_unlock(zram, index);
+	return ret;
+}
+#endif /* CONFIG_ZRAM_MULTI_COMP */
 
 #ifdef CONFIG_ZRAM_WRITEBACK
 /*

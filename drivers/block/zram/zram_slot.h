@@ -15,6 +15,7 @@
 #include "zram.h"
 
 struct zram_obj;
+struct zram_recomp_spec;
 
 static inline bool zram_test_flag(struct zram *zram, u32 index,
 				  enum zram_pageflags flag)
@@ -34,6 +35,14 @@ static inline size_t zram_get_obj_size(struct zram *zram, u32 index)
 {
 	lockdep_assert_held(&zram->table[index].lock);
 	return zram->table[index].flags & ZRAM_OBJ_SIZE_MASK;
+}
+
+/* Priority of the compressor that made the slot's object (0: primary). */
+static inline u32 zram_slot_get_prio(struct zram *zram, u32 index)
+{
+	lockdep_assert_held(&zram->table[index].lock);
+	return (zram->table[index].flags >> ZRAM_COMP_PRIO_BIT0) &
+	       ZRAM_COMP_PRIO_MASK;
 }
 
 /* True when the slot holds data in any storage state. */
@@ -100,6 +109,11 @@ void zram_slot_install(struct zram *zram, u32 index,
 		       const struct zram_obj *obj);
 void zram_slot_free_all(struct zram *zram);
 void zram_slot_mark_idle(struct zram *zram, ktime_t cutoff);
+
+/* Recompression's transition (zram_recomp.c holds zram.pp_lock). */
+int zram_slot_recompress(struct zram *zram, u32 index,
+			 const struct zram_recomp_spec *spec,
+			 struct page *page);
 
 /* Writeback's transitions (zram_wb.c holds zram.pp_lock). */
 bool zram_slot_wb_select(struct zram *zram, u32 index, unsigned int mode);

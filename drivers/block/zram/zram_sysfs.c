@@ -17,6 +17,7 @@
 #include <linux/sysfs.h>
 #include <linux/zsmalloc.h>
 
+#include "zram_recomp.h"
 #include "zram_slot.h"
 #include "zram_sysfs.h"
 
@@ -488,5 +489,8 @@ static const struct attribute_group zram_disk_attr_group = {
 const struct attribute_group *zram_disk_groups[] = {
 	&zram_disk_attr_group,
 	&zram_wb_attr_group,
+#ifdef CONFIG_ZRAM_MULTI_COMP
+	&zram_recomp_attr_group,
+#endif
 	NULL,
 };

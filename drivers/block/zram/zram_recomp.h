@@ -1,0 +1,39 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * zram recompression (zram_recomp.c, CONFIG_ZRAM_MULTI_COMP): secondary
+ * compression algorithms (recomp_algorithm) and recompressing stored
+ * slots with them (recompress).
+ */
+#ifndef _ZRAM_RECOMP_H_
+#define _ZRAM_RECOMP_H_
+
+#include <linux/compiler.h>
+#include <linux/sysfs.h>
+#include <linux/types.h>
+
+/* Recompression mode: which stored slots qualify. 0 qualifies any. */
+#define ZRAM_RECOMP_IDLE	BIT(0)	/* ZRAM_IDLE set */
+#define ZRAM_RECOMP_HUGE	BIT(1)	/* ZRAM_HUGE set */
+
+/**
+ * struct zram_recomp_spec - one parsed recompress request
+ * @mode: ZRAM_RECOMP_* bits the slots must match
+ * @threshold: only objects of at least this many bytes are recompressed,
+ *	and only into fewer bytes than this; 0 for any
+ * @prio: first compressor priority to try (1 or more)
+ * @prio_max: priority after the last one to try
+ * @max_pages: most slots to try (tried slots count, saved or not);
+ *	U64_MAX for all
+ */
+struct zram_recomp_spec {
+	unsigned int mode;
+	u32 threshold;
+	u32 prio;
+	u32 prio_max;
+	u64 max_pages;
+};
+
+/* The recomp_algorithm and recompress attributes (CONFIG_ZRAM_MULTI_COMP). */
+extern const struct attribute_group zram_recomp_attr_group;
+
+#endif /* _ZRAM_RECOMP_H_ */
