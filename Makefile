@@ -20,8 +20,8 @@ VM := tools/testing/vm
 SELFTESTS := tools/testing/selftests/zram
 UNIT := tools/testing/zram-unit
 
-.PHONY: all deps kernel module sparse checkpatch shellcheck selftests-list \
-	unit helpers \
+.PHONY: all deps kernel module module-nocomp sparse checkpatch shellcheck \
+	selftests-list unit helpers \
 	check check-host check-vm kselftest fresh-check run bench series-deps \
 	series series-check dkms-check clean
 
@@ -35,6 +35,11 @@ kernel: deps
 
 module: kernel
 	tools/build/module.sh
+
+# the module without recompression (CONFIG_ZRAM_MULTI_COMP off, as in
+# Debian's config) must build clean too; it is built in .cache/nocomp
+module-nocomp: kernel
+	ZRAM_MULTI_COMP=n tools/build/module.sh
 
 sparse: kernel
 	tools/build/module.sh C=2
@@ -55,8 +60,8 @@ unit: deps
 helpers: deps
 	$(MAKE) -B -C $(SELFTESTS) all CFLAGS="-O2 -Wall -Wextra -Werror"
 
-check-host: module sparse checkpatch shellcheck selftests-list unit helpers \
-	series-check
+check-host: module module-nocomp sparse checkpatch shellcheck selftests-list \
+	unit helpers series-check
 
 check-vm: module helpers
 	$(SELFTESTS)/vm-check.sh
