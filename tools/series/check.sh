@@ -190,8 +190,11 @@ build() {
 check_patch() {
 	local patch=$1 log=$2 files added f
 
-	perl "$ktree/scripts/checkpatch.pl" --strict --quiet --no-summary \
-		--ignore FILE_PATH_CHANGES "$patch" >>"$log" 2>&1 || {
+	# from the top of the tree: checkpatch seeds the identifiers it
+	# accepts in CamelCase (LZ4_loadDict...) from the include/ of the git
+	# tree it runs in
+	(cd "$ktree" && perl scripts/checkpatch.pl --strict --quiet --no-summary \
+		--ignore FILE_PATH_CHANGES "$patch") >>"$log" 2>&1 || {
 		cat "$log"
 		series_die "checkpatch: $(basename "$patch")"
 	}
