@@ -57,6 +57,11 @@ static int zram_write_page(struct zram *zram, struct page *page, u32 index,
  *	backing device read
  * @nowait: the bio has REQ_NOWAIT
  *
+ * A successful read records an access to the slot (clears its idle mark):
+ * for a slot in RAM under the lock the read holds anyway, for a
+ * written-back slot once its backing device read was issued. A read
+ * refused with -EAGAIN leaves the slot untouched.
+ *
  * Context: task context; sleeps only for a synchronous backing device
  * read, which is refused with @nowait.
  * Return: 0, -EAGAIN (@nowait would block; nothing changed), or -EIO etc.
@@ -71,6 +76,8 @@ static int zram_read_page(struct zram *zram, struct page *page, u32 index,
 		return -EAGAIN;
 	if (!zram_test_flag(zram, index, ZRAM_WB)) {
 		ret = zram_obj_read(zram, page, index);
+		if (!ret)
+			zram_slot_record_access(zram, index);
 		zram_slot_unlock(zram, index);
 		return ret;
 	}
@@ -88,7 +95,10 @@ static int zram_read_page(struct zram *zram, struct page *page, u32 index,
 	block = zram_get_handle(zram, index);
 	pin = zram_bdev_read_pin(zram);
 	zram_slot_unlock(zram, index);
-	return zram_bdev_read(zram, page, block, pin, parent, nowait);
+	ret = zram_bdev_read(zram, page, block, pin, parent, nowait);
+	if (!ret)
+		zram_slot_record_read(zram, index, nowait);
+	return ret;
 }
 
 static gfp_t zram_io_gfp(bool nowait)
@@ -181,15 +191,9 @@ static int zram_bvec_write_partial(struct zram *zram, struct bio_vec *bv,
 static int zram_bvec_read(struct zram *zram, struct bio_vec *bv, u32 index,
 			  u32 offset, struct bio *bio, bool nowait)
 {
-	int ret;
-
 	if (zram_bvec_partial(bv))
-		ret = zram_bvec_read_partial(zram, bv, index, offset, nowait);
-	else
-		ret = zram_read_page(zram, bv->bv_page, index, bio, nowait);
-	if (!ret)
-		zram_slot_record_read(zram, index, nowait);
-	return ret;
+		return zram_bvec_read_partial(zram, bv, index, offset, nowait);
+	return zram_read_page(zram, bv->bv_page, index, bio, nowait);
 }
 
 /**

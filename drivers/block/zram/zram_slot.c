@@ -62,33 +62,6 @@ static void zram_slot_set_actime(struct zram *zram, u32 index, ktime_t time)
 #endif
 
 /**
- * zram_slot_lock() - lock one slot
- * @zram: device
- * @index: slot index (PAGE_SIZE units)
- *
- * Context: task context; spins, never sleeps. Not for REQ_NOWAIT I/O, which
- * uses zram_slot_trylock().
- */
-void zram_slot_lock(struct zram *zram, u32 index)
-	__acquires(&zram->table[index].lock)
-{
-	spin_lock(&zram->table[index].lock);
-}
-
-/**
- * zram_slot_unlock() - unlock a slot locked by either function above
- * @zram: device
- * @index: slot index (PAGE_SIZE units)
- *
- * Context: slot lock held.
- */
-void zram_slot_unlock(struct zram *zram, u32 index)
-	__releases(&zram->table[index].lock)
-{
-	spin_unlock(&zram->table[index].lock);
-}
-
-/**
  * zram_slot_record_access() - record an access to a slot
  * @zram: device
  * @index: slot index (PAGE_SIZE units)

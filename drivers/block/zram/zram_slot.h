@@ -54,10 +54,34 @@ static inline bool zram_slot_allocated(struct zram *zram, u32 index)
 	       zram_test_flag(zram, index, ZRAM_WB);
 }
 
-void zram_slot_lock(struct zram *zram, u32 index)
-	__acquires(&zram->table[index].lock);
-void zram_slot_unlock(struct zram *zram, u32 index)
-	__releases(&zram->table[index].lock);
+/**
+ * zram_slot_lock() - lock one slot
+ * @zram: device
+ * @index: slot index (PAGE_SIZE units)
+ *
+ * Context: task context; spins, never sleeps. Not for REQ_NOWAIT I/O, which
+ * uses zram_slot_trylock().
+ */
+static inline void zram_slot_lock(struct zram *zram, u32 index)
+	__acquires(&zram->table[index].lock)
+{
+	spin_lock(&zram->table[index].lock);
+}
+
+/**
+ * zram_slot_unlock() - unlock a slot locked by zram_slot_lock(),
+ *	zram_slot_trylock() or zram_slot_lock_io()
+ * @zram: device
+ * @index: slot index (PAGE_SIZE units)
+ *
+ * Context: slot lock held.
+ */
+static inline void zram_slot_unlock(struct zram *zram, u32 index)
+	__releases(&zram->table[index].lock)
+{
+	spin_unlock(&zram->table[index].lock);
+}
+
 /**
  * zram_slot_trylock() - try to lock one slot without spinning
  * @zram: device
