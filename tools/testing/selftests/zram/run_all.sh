@@ -60,7 +60,7 @@ declare -A stock_xfail=(
 	[zram_attr_04.sh]="6.12 accepts algorithm_params after init (newer upstream: EBUSY)"
 	[zram_idle_02.sh]="stock bug: an idle age past 2^64 ns wraps and marks every slot idle"
 	[zram_wb_07.sh]="6.12: stats readers wait behind a reset queued behind a writeback"
-	[zram_algo_05.sh]="6.12 clears the parameters before it reads dict=: a refused one drops the level"
+	[zram_algo_05.sh]="6.12 clears the parameters before it reads dict=: a bad one drops level="
 	[zram_algo_06.sh]="6.12 fails every lz4/lz4hc write with a dictionary longer than 64 KiB"
 	[zram_dio_01.sh]="stock bug: O_DIRECT writes from unaligned buffers store shifted data"
 )

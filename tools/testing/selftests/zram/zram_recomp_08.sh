@@ -52,7 +52,7 @@ for r in $(seq "$rounds"); do
 		got=$(race recompress type=idle writeback idle)
 	fi
 	ktap_eq "round $r: writeback and recompress both succeed" "$got" "OK OK"
-	ktap_eq "round $r: bd_count = written-back slots, none recompressed, pages stored unchanged" \
+	ktap_eq "round $r: bd_count = slots written back, none recompressed, same pages" \
 		"$(bd_count) $(zram_block_state_count '^.w..r') $(zram_field mm_stat 1)" \
 		"$(zram_block_state_count '^.w') 0 $stored"
 	zram_drop_caches
