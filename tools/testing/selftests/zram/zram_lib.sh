@@ -578,6 +578,21 @@ zram_block_state_count() {
 	awk -v re="$1" '$3 ~ re { n++ } END { print n + 0 }' "$(zram_block_state_file)"
 }
 
+# zram_block_state_range FIRST LAST PATTERN: slots FIRST..LAST whose flag
+# column matches the awk regex PATTERN.
+zram_block_state_range() {
+	awk -v a="$1" -v b="$2" -v re="$3" \
+		'$1 >= a && $1 <= b && $3 ~ re { n++ } END { print n + 0 }' \
+		"$(zram_block_state_file)"
+}
+
+# zram_require_block_state: skip unless debugfs has the device's
+# block_state (CONFIG_ZRAM_MEMORY_TRACKING).
+zram_require_block_state() {
+	[ -r "$(zram_block_state_file)" ] ||
+		ktap_skip_all "no debugfs block_state (CONFIG_ZRAM_MEMORY_TRACKING)"
+}
+
 zram_drop_caches() {
 	sync
 	echo 3 >/proc/sys/vm/drop_caches
@@ -655,6 +670,16 @@ zram_require_recompress() {
 	if ! zram_attr_exists recompress || ! zram_attr_exists recomp_algorithm; then
 		ktap_skip_all "no recompression (CONFIG_ZRAM_MULTI_COMP)"
 	fi
+}
+
+# zram_recomp_prologue: what every recompression test needs: root, the
+# module, a fresh device with recompression, and an algorithm pair (see
+# zram_recomp_algorithms); skips the test without them.
+zram_recomp_prologue() {
+	zram_require_basic
+	zram_add || ktap_skip_all "cannot hot_add a zram device"
+	zram_require_recompress
+	zram_recomp_algorithms || ktap_skip_all "no lz4/lzo plus zstd/deflate"
 }
 
 # zram_recomp_algorithms: pick a primary algorithm without an entropy

@@ -9,10 +9,7 @@
 
 . "$(dirname "$0")/zram_lib.sh"
 
-zram_require_basic
-zram_add || ktap_skip_all "cannot hot_add a zram device"
-zram_require_recompress
-zram_recomp_algorithms || ktap_skip_all "no lz4/lzo plus zstd/deflate"
+zram_recomp_prologue
 zram_words_file 16 || ktap_skip_all "cannot make the data"
 sec=$RECOMP_SECONDARY
 

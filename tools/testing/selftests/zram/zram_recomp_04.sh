@@ -9,10 +9,7 @@
 
 . "$(dirname "$0")/zram_lib.sh"
 
-zram_require_basic
-zram_add || ktap_skip_all "cannot hot_add a zram device"
-zram_require_recompress
-zram_recomp_algorithms || ktap_skip_all "no lz4/lzo plus zstd/deflate"
+zram_recomp_prologue
 zram_hex_file 32 || ktap_skip_all "cannot make the data"
 zram_text_file 32 || ktap_skip_all "cannot make the data"
 zram_recomp_init 16M || ktap_skip_all "cannot set up the device"

@@ -7,14 +7,10 @@
 
 . "$(dirname "$0")/zram_lib.sh"
 
-zram_require_basic
-zram_add || ktap_skip_all "cannot hot_add a zram device"
-zram_require_recompress
-zram_recomp_algorithms || ktap_skip_all "no lz4/lzo plus zstd/deflate"
+zram_recomp_prologue
 zram_words_file 64 || ktap_skip_all "cannot make the data"
 zram_recomp_init 16M || ktap_skip_all "cannot set up the device"
-[ -r "$(zram_block_state_file)" ] ||
-	ktap_skip_all "no debugfs block_state (CONFIG_ZRAM_MEMORY_TRACKING)"
+zram_require_block_state
 
 # flags column: s(ame) w(ritten back) h(uge) i(dle) r(ecompressed) n(incompressible)
 idle_count() { zram_block_state_count '^...i'; }

@@ -10,26 +10,15 @@
 
 . "$(dirname "$0")/zram_lib.sh"
 
-zram_require_basic
-zram_add || ktap_skip_all "cannot hot_add a zram device"
-zram_require_recompress
-zram_recomp_algorithms || ktap_skip_all "no lz4/lzo plus zstd/deflate"
+zram_recomp_prologue
 zram_hex_file 32 || ktap_skip_all "cannot make the data"
 zram_text_file 32 || ktap_skip_all "cannot make the data"
-[ -r "$(zram_block_state_file)" ] ||
-	ktap_skip_all "no debugfs block_state (CONFIG_ZRAM_MEMORY_TRACKING)"
+zram_require_block_state
 cat "$HEX_FILE" "$TEXT_FILE" >"$HEX_FILE.all"
 zram_defer rm -f "$HEX_FILE.all"
 sum=$(sha256sum <"$HEX_FILE.all" | cut -d' ' -f1)
 
 # flags column: s(ame) w(ritten back) h(uge) i(dle) r(ecompressed) n(incompressible)
-# count FIRST LAST RE: slots FIRST..LAST whose flags match RE
-count() {
-	awk -v a="$1" -v b="$2" -v re="$3" \
-		'$1 >= a && $1 <= b && $3 ~ re { n++ } END { print n + 0 }' \
-		"$(zram_block_state_file)"
-}
-
 # setup: pages 0-31 hex, 32-63 text, all idle
 setup() {
 	zram_recomp_init 16M &&
@@ -42,16 +31,16 @@ ktap_plan 10
 setup || ktap_bail "cannot set up the device"
 ktap_check "threshold=2560 accepted" \
 	expect_errno OK "$ZRAM_SYS/recompress" "type=idle threshold=2560"
-ktap_eq "every hex slot recompressed" "$(count 0 31 '^....r')" 32
+ktap_eq "every hex slot recompressed" "$(zram_block_state_range 0 31 '^....r')" 32
 ktap_eq "huge_pages 0" "$(zram_mm_huge)" 0
-ktap_eq "no text slot looked at: all still idle" "$(count 32 63 '^...i')" 32
+ktap_eq "no text slot looked at: all still idle" "$(zram_block_state_range 32 63 '^...i')" 32
 ktap_eq "data read back" "$(zram_read_all "$ZRAM_DEV" 64)" "$sum"
 
 setup || ktap_bail "cannot set up the device"
 ktap_check "threshold=2048 accepted" \
 	expect_errno OK "$ZRAM_SYS/recompress" "type=idle threshold=2048"
-ktap_eq "no hex slot recompressed" "$(count 0 31 '^....r')" 0
-ktap_eq "every hex slot looked at: none idle" "$(count 0 31 '^...i')" 0
+ktap_eq "no hex slot recompressed" "$(zram_block_state_range 0 31 '^....r')" 0
+ktap_eq "every hex slot looked at: none idle" "$(zram_block_state_range 0 31 '^...i')" 0
 ktap_eq "still 32 huge pages" "$(zram_mm_huge)" 32
-ktap_eq "no text slot looked at: all still idle" "$(count 32 63 '^...i')" 32
+ktap_eq "no text slot looked at: all still idle" "$(zram_block_state_range 32 63 '^...i')" 32
 ktap_finish

@@ -8,26 +8,15 @@
 
 . "$(dirname "$0")/zram_lib.sh"
 
-zram_require_basic
+zram_recomp_prologue
 zram_require_nullb
-zram_add || ktap_skip_all "cannot hot_add a zram device"
-zram_require_recompress
 zram_require_writeback
-zram_recomp_algorithms || ktap_skip_all "no lz4/lzo plus zstd/deflate"
-[ -r "$(zram_block_state_file)" ] ||
-	ktap_skip_all "no debugfs block_state (CONFIG_ZRAM_MEMORY_TRACKING)"
+zram_require_block_state
 zram_hex_file 16 || ktap_skip_all "cannot make the data"
 zram_nullb 16 irqmode=2 completion_nsec=100000 ||
 	ktap_skip_all "cannot create null_blk"
 
 # flags column: s(ame) w(ritten back) h(uge) i(dle) r(ecompressed) n(incompressible)
-# count FIRST LAST RE: slots FIRST..LAST whose flags match RE
-count() {
-	awk -v a="$1" -v b="$2" -v re="$3" \
-		'$1 >= a && $1 <= b && $3 ~ re { n++ } END { print n + 0 }' \
-		"$(zram_block_state_file)"
-}
-
 ktap_plan 8
 
 zram_recomp_init 16M "$NULLB" || ktap_bail "cannot set up the device"
@@ -43,13 +32,13 @@ ktap_eq "incompressible writeback before recompression writes nothing" \
 ktap_check "recompress type=huge" \
 	expect_errno OK "$ZRAM_SYS/recompress" type=huge
 ktap_eq "the 16 random slots are marked incompressible" \
-	"$(count 0 63 '^.....n') $(count 0 15 '^.....n')" "16 16"
-ktap_eq "the 16 hex slots were recompressed" "$(count 48 63 '^....r')" 16
+	"$(zram_block_state_range 0 63 '^.....n') $(zram_block_state_range 0 15 '^.....n')" "16 16"
+ktap_eq "the 16 hex slots were recompressed" "$(zram_block_state_range 48 63 '^....r')" 16
 ktap_check "incompressible writeback" \
 	expect_errno OK "$ZRAM_SYS/writeback" incompressible
 ktap_eq "bd_count is the 16 incompressible slots" "$(bd_count)" 16
 ktap_eq "and only they are on the backing device" \
-	"$(count 0 63 '^.w') $(count 0 15 '^.w')" "16 16"
+	"$(zram_block_state_range 0 63 '^.w') $(zram_block_state_range 0 15 '^.w')" "16 16"
 zram_drop_caches
 ktap_eq "data read back" "$(zram_read_all "$ZRAM_DEV" 64)" "$sum"
 ktap_finish

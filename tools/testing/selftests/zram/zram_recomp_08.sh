@@ -10,14 +10,10 @@
 
 . "$(dirname "$0")/zram_lib.sh"
 
-zram_require_basic
+zram_recomp_prologue
 zram_require_nullb
-zram_add || ktap_skip_all "cannot hot_add a zram device"
-zram_require_recompress
 zram_require_writeback
-zram_recomp_algorithms || ktap_skip_all "no lz4/lzo plus zstd/deflate"
-[ -r "$(zram_block_state_file)" ] ||
-	ktap_skip_all "no debugfs block_state (CONFIG_ZRAM_MEMORY_TRACKING)"
+zram_require_block_state
 zram_words_file 256 || ktap_skip_all "cannot make the data"
 zram_nullb 16 irqmode=2 completion_nsec=1000000 ||
 	ktap_skip_all "cannot create null_blk"
