@@ -87,18 +87,6 @@ static int lz4_compress(const struct zcomp *comp, void *ctx, const void *src,
 	return 0;
 }
 
-static int lz4_decompress(const struct zcomp *comp, void *ctx,
-			  const void *src, unsigned int src_len, void *dst,
-			  unsigned int *dst_len)
-{
-	const char *dict = NULL;
-	int dict_sz = 0;
-
-	if (comp->priv)
-		dict = lz4_dict_window(comp->params, &dict_sz);
-	return lz4_decompress_block(dict, dict_sz, src, src_len, dst, dst_len);
-}
-
 const struct zcomp_ops backend_lz4 = {
 	.name		= "lz4",
 	.setup		= lz4_setup,
@@ -106,5 +94,5 @@ const struct zcomp_ops backend_lz4 = {
 	.ctx_create	= lz4_ctx_create,
 	.ctx_destroy	= lz4_ctx_destroy,
 	.compress	= lz4_compress,
-	.decompress	= lz4_decompress,
+	.decompress	= lz4_block_decompress,
 };

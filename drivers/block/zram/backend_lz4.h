@@ -41,9 +41,11 @@ static inline const char *lz4_dict_window(const struct zcomp_params *params,
 }
 
 /**
- * lz4_decompress_block() - decompress one lz4 block
- * @dict: dictionary window from lz4_dict_window(), or NULL
- * @dict_sz: its size in bytes
+ * lz4_block_decompress() - decompress one lz4 block; the decompress
+ *	operation of both the lz4 and the lz4hc backend
+ * @comp: the compressor; with a dictionary (@comp->priv set) the block
+ *	refers to its last 64 KiB
+ * @ctx: per-CPU context (unused: lz4 decompresses without state)
  * @src: compressed block
  * @src_len: its size in bytes
  * @dst: output buffer
@@ -52,12 +54,16 @@ static inline const char *lz4_dict_window(const struct zcomp_params *params,
  * Context: any context; never sleeps.
  * Return: 0, or -EIO when the block is corrupt or does not fit.
  */
-static inline int lz4_decompress_block(const char *dict, int dict_sz,
+static inline int lz4_block_decompress(const struct zcomp *comp, void *ctx,
 				       const void *src, unsigned int src_len,
 				       void *dst, unsigned int *dst_len)
 {
+	const char *dict = NULL;
+	int dict_sz = 0;
 	int ret;
 
+	if (comp->priv)
+		dict = lz4_dict_window(comp->params, &dict_sz);
 	if (dict)
 		ret = LZ4_decompress_safe_usingDict(src, dst, src_len, *dst_len,
 						    dict, dict_sz);

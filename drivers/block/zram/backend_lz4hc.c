@@ -90,18 +90,6 @@ static int lz4hc_compress(const struct zcomp *comp, void *ctx,
 	return 0;
 }
 
-static int lz4hc_decompress(const struct zcomp *comp, void *ctx,
-			    const void *src, unsigned int src_len, void *dst,
-			    unsigned int *dst_len)
-{
-	const char *dict = NULL;
-	int dict_sz = 0;
-
-	if (comp->priv)
-		dict = lz4_dict_window(comp->params, &dict_sz);
-	return lz4_decompress_block(dict, dict_sz, src, src_len, dst, dst_len);
-}
-
 const struct zcomp_ops backend_lz4hc = {
 	.name		= "lz4hc",
 	.setup		= lz4hc_setup,
@@ -109,5 +97,5 @@ const struct zcomp_ops backend_lz4hc = {
 	.ctx_create	= lz4hc_ctx_create,
 	.ctx_destroy	= lz4hc_ctx_destroy,
 	.compress	= lz4hc_compress,
-	.decompress	= lz4hc_decompress,
+	.decompress	= lz4_block_decompress,
 };
