@@ -168,17 +168,19 @@ void zcomp_conf_reset(struct zcomp_conf conf[ZCOMP_MAX_PRIOS])
 /**
  * zcomp_conf_find() - the priority an algorithm is configured for
  * @conf: the device's configuration, one entry per priority
+ * @first: lowest priority to look at (0 for all)
  * @name: algorithm name (an algo= value)
  *
  * Context: any context; the caller keeps @conf stable.
- * Return: the lowest priority using @name, or -EINVAL when none does.
+ * Return: the lowest priority from @first on using @name, or -EINVAL when
+ * none does.
  */
 int zcomp_conf_find(const struct zcomp_conf conf[ZCOMP_MAX_PRIOS],
-		    const char *name)
+		    unsigned int first, const char *name)
 {
 	int prio;
 
-	for (prio = 0; prio < ZCOMP_MAX_PRIOS; prio++)
+	for (prio = first; prio < ZCOMP_MAX_PRIOS; prio++)
 		if (conf[prio].ops && !strcmp(conf[prio].ops->name, name))
 			return prio;
 	return -EINVAL;

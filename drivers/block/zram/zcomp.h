@@ -164,7 +164,7 @@ int zcomp_params_read(struct zcomp_params *params, s32 level,
 		      const char *dict_path);
 void zcomp_conf_reset(struct zcomp_conf conf[ZCOMP_MAX_PRIOS]);
 int zcomp_conf_find(const struct zcomp_conf conf[ZCOMP_MAX_PRIOS],
-		    const char *name);
+		    unsigned int first, const char *name);
 
 struct zcomp *zcomp_create(const struct zcomp_ops *ops,
 			   const struct zcomp_params *params);

@@ -191,19 +191,16 @@ static int zram_recomp_parse(char *args, struct zram_recomp_spec *spec,
 static int zram_recomp_prepare(struct zram *zram, struct zram_recomp_spec *spec,
 			       const char *algo, unsigned long *nr_slots)
 {
-	const struct zcomp_ops *ops = algo ? zcomp_lookup(algo) : NULL;
-	u32 prio;
+	int prio;
 
 	lockdep_assert_held(&zram->pp_lock);
 	guard(rwsem_read)(&zram->init_lock);
 	if (!zram_init_done(zram) || spec->threshold >= zram->huge_class_size)
 		return -EINVAL;
 	if (algo) {
-		for (prio = spec->prio; prio < ZCOMP_MAX_PRIOS; prio++)
-			if (ops && zram->comp_conf[prio].ops == ops)
-				break;
-		if (prio >= ZCOMP_MAX_PRIOS)
-			return -EINVAL;
+		prio = zcomp_conf_find(zram->comp_conf, spec->prio, algo);
+		if (prio < 0)
+			return prio;
 		spec->prio = prio;
 		spec->prio_max = prio + 1;
 	}

@@ -369,7 +369,7 @@ static ssize_t algorithm_params_store(struct device *dev,
 	if (zram_init_done(zram))
 		return -EBUSY;
 	if (p.algo)
-		p.prio = zcomp_conf_find(zram->comp_conf, p.algo);
+		p.prio = zcomp_conf_find(zram->comp_conf, 0, p.algo);
 	if (p.prio < 0 || p.prio >= ZCOMP_MAX_PRIOS)
 		return -EINVAL;
 	/* The old parameters are freed with @params on return. */
