@@ -46,20 +46,6 @@ with_progress() {
 	return "$rc"
 }
 
-disk_by_serial() {
-	local f
-
-	for f in /sys/block/vd*/serial; do
-		[ -e "$f" ] || continue
-		if [ "$(cat "$f")" = "$1" ]; then
-			f=${f%/serial}
-			echo "/dev/${f##*/}"
-			return 0
-		fi
-	done
-	return 1
-}
-
 # mm_stat / bd_stat fields by name
 mm() {
 	local i
@@ -86,8 +72,8 @@ show_stats() {
 say "driver: $zram_mode, disksize $disksize"
 "$here/zram-load.sh" "$zram_mode" || die "cannot load the $zram_mode zram driver"
 
-data_dev=$(disk_by_serial zdata) || die "no data disk (serial zdata) attached"
-back_dev=$(disk_by_serial zbacking) || die "no backing disk (serial zbacking) attached"
+data_dev=$("$here/disk-by-serial.sh" zdata) || die "no data disk (serial zdata) attached"
+back_dev=$("$here/disk-by-serial.sh" zbacking) || die "no backing disk (serial zbacking) attached"
 "$here/wait-blockdev.sh" "$data_dev"
 "$here/wait-blockdev.sh" "$back_dev"
 say "data disk $data_dev, backing device $back_dev ($(($(cat "/sys/block/${back_dev#/dev/}/size") / 2048)) MiB)"

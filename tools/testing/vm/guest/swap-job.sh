@@ -39,20 +39,6 @@ say() { printf '[swap-job %7.1fs] %s\n' "$(zram_since "$t_start")" "$*"; }
 mib() { awk -v b="$1" 'BEGIN { printf "%.1f MiB", b / 1048576 }'; }
 pages_mib() { awk -v p="$1" 'BEGIN { printf "%.1f MiB", p * 4096 / 1048576 }'; }
 
-disk_by_serial() {
-	local f
-
-	for f in /sys/block/vd*/serial; do
-		[ -e "$f" ] || continue
-		if [ "$(cat "$f")" = "$1" ]; then
-			f=${f%/serial}
-			echo "/dev/${f##*/}"
-			return 0
-		fi
-	done
-	return 1
-}
-
 show_stats() {
 	say "$1 mm_stat: $(cat "$ZRAM_SYS/mm_stat")"
 	say "$1 bd_stat: $(bd_stat)"
@@ -75,7 +61,7 @@ run_driver() {
 	result[$drv]=FAILED
 	say "==== $drv zram: swap of $fill_mb MiB in a $limit_mb MiB memory cgroup"
 	"$here/zram-load.sh" "$drv" || { say "cannot load the $drv driver"; return 1; }
-	back=$(disk_by_serial "zback-$drv") || { say "no disk zback-$drv"; return 1; }
+	back=$("$here/disk-by-serial.sh" "zback-$drv") || { say "no disk zback-$drv"; return 1; }
 	"$here/wait-blockdev.sh" "$back"
 	echo "$back" >"$ZRAM_SYS/backing_dev" || { say "cannot set backing_dev"; return 1; }
 	echo "$disksize" >"$ZRAM_SYS/disksize" || { say "cannot set disksize"; return 1; }
