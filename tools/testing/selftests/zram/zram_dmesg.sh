@@ -84,8 +84,11 @@ kmemleak_usable() {
 
 # kmemleak_scan FILE: scan, append the records of new suspected leaks to
 # FILE and mark them reported (so the next scan shows only newer ones).
-# Objects younger than 5 seconds are not reported by a scan.
+# Objects younger than 5 seconds are not reported by a scan, nor are those
+# whose contents changed since the previous scan: an object freshly
+# orphaned is first reported by the second scan, so this scans twice.
 kmemleak_scan() {
+	echo scan >"$ZRAM_KMEMLEAK" || return 1
 	echo scan >"$ZRAM_KMEMLEAK" || return 1
 	cat "$ZRAM_KMEMLEAK" >>"$1"
 	echo clear >"$ZRAM_KMEMLEAK"
