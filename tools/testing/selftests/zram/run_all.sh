@@ -77,6 +77,8 @@ declare -A stock_xfail=(
 	[zram_algo_05.sh]="6.12 clears the parameters before it reads dict=: a bad one drops level="
 	[zram_algo_06.sh]="6.12 fails every lz4/lz4hc write with a dictionary longer than 64 KiB"
 	[zram_dio_01.sh]="stock bug: O_DIRECT writes from unaligned buffers store shifted data"
+	[zram_recomp_02.sh]="6.12 takes an unknown recompress type= as every slot"
+	[zram_recomp_08.sh]="6.12 refuses the second of writeback and recompress with EAGAIN"
 )
 
 splats=0
