@@ -46,26 +46,49 @@ t0=$(date +%s)
 vm_kernel
 log "debug kernel $KVER ($kernel_root), build: $(tail -1 "$kernel_root/build-time" 2>/dev/null)"
 
+# built once here, before the VMs that share it start side by side
+"$vm_dir/mkinitramfs.sh" "$vm_initramfs" || vm_die "cannot build the initramfs"
+canary=$("$repo_dir/tools/kernel/build-kmemleak-test.sh" | tail -1) ||
+	vm_die "cannot build the kmemleak canary module"
+canary=/repo/${canary#"$repo_dir"/}
+
+# run_suite DRIVER: the kselftest suite on DRIVER in one boot, results in
+# $results/DRIVER (exit status in its suite-rc, wall seconds in suite-secs).
+run_suite() {
+	local driver=$1 out=$results/$1 start
+
+	start=$(date +%s)
+	"$vm_dir/run.sh" --quiet --out "$out" --timeout "$vm_timeout" \
+		--env ZRAM_SPLAT_DIR=/out/splats --env "ZRAM_TEST_TIMEOUT=$test_timeout" \
+		--env "ZRAM_KMEMLEAK_CANARY=$canary" \
+		--env ZRAM_UPSTREAM_DIR=/repo/.cache/linux-source/tools/testing/selftests/zram \
+		-- /repo/tools/testing/vm/guest/from-tmpfs.sh \
+		/repo/tools/testing/selftests/zram/run_all.sh "$driver" "${tests[@]}" \
+		>"$out/run.log" 2>&1
+	echo $? >"$out/suite-rc"
+	echo $(($(date +%s) - start)) >"$out/suite-secs"
+}
+
 rc=0
 summaries=()
 declare -A splats times
+# the drivers' suites run side by side: each VM mostly keeps one host CPU busy
 for driver in "${drivers[@]}"; do
 	case $driver in
 	stock | ours) ;;
 	*) vm_die "CHECK_DEBUG_DRIVERS: '$driver' is neither stock nor ours" ;;
 	esac
+	rm -rf "${results:?}/$driver"
+	mkdir -p "$results/$driver"
+	log "$driver: kselftests on the debug kernel (log: $results/$driver/run.log)"
+	run_suite "$driver" &
+done
+wait
+
+for driver in "${drivers[@]}"; do
 	out=$results/$driver
-	rm -rf "$out"
-	mkdir -p "$out"
-	log "$driver: kselftests on the debug kernel (log: $out/run.log)"
-	start=$(date +%s)
-	"$vm_dir/run.sh" --quiet --out "$out" --timeout "$vm_timeout" \
-		--env ZRAM_SPLAT_DIR=/out/splats --env "ZRAM_TEST_TIMEOUT=$test_timeout" \
-		-- /repo/tools/testing/vm/guest/from-tmpfs.sh \
-		/repo/tools/testing/selftests/zram/run_all.sh "$driver" "${tests[@]}" \
-		>"$out/run.log" 2>&1
-	run_rc=$?
-	times[$driver]=$(($(date +%s) - start))
+	run_rc=$(cat "$out/suite-rc")
+	times[$driver]=$(cat "$out/suite-secs")
 	grep -a -E '^(not )?ok [0-9]+ selftests|^# run_all: ' "$out/console.log" |
 		sed "s/^/[$driver] /"
 	summary=$(grep -a -o 'zram selftests:.*' "$out/console.log" | tail -1)

@@ -96,11 +96,17 @@ vm_kernel_debug() {
 # OUT): its dmesg.txt and the zram records of its kmemleak.txt, as
 # splat_reports prints them, into OUT/reports.txt; prints their number.
 vm_reports() {
-	local out=$1 all=$1/reports.input
+	local out=$1 all=$1/reports.input range base size
 
 	: >"$all"
 	[ -e "$out/dmesg.txt" ] && cat "$out/dmesg.txt" >>"$all"
-	[ -e "$out/kmemleak.txt" ] && kmemleak_zram_records "$out/kmemleak.txt" >>"$all"
+	range=
+	if [ -s "$out/zram-module" ]; then
+		read -r base size <"$out/zram-module"
+		range=$(printf '%016x %016x' "$base" "$((base + size))")
+	fi
+	# shellcheck disable=SC2086 # range is "LO HI" or empty
+	[ -e "$out/kmemleak.txt" ] && kmemleak_zram_records "$out/kmemleak.txt" $range >>"$all"
 	splat_reports "$all" 100000 >"$out/reports.txt"
 	splat_count "$all"
 	rm -f "$all"

@@ -9,10 +9,12 @@
 #
 # After every test the new dmesg lines are scanned for kernel reports
 # (zram_dmesg.sh: WARNING, BUG, Oops, lockdep, KASAN, sleeping in atomic
-# context, hung task, soft lockup...) and, where kmemleak runs, a kmemleak
-# scan adds the suspected leaks allocated by zram; after the last test the
-# module is unloaded and scanned once more. On ours a report fails the
-# test; on stock it is printed as stock's and counted, not failed.
+# context, hung task, soft lockup...). Where kmemleak runs, the module is
+# unloaded after the last test and one kmemleak scan reports the suspected
+# leaks allocated by zram in the whole run (a leaked object stays
+# unreferenced, and its backtrace names the allocation site). On ours a
+# report fails the test; on stock it is printed as stock's and counted,
+# not failed.
 #
 # Usage: run_all.sh [stock|ours] [TEST...]
 #   The driver may also come from ZRAM_DRIVER (default stock). "ours" loads
@@ -23,6 +25,11 @@
 #   is saved as DRIVER-TEST.txt.
 #   ZRAM_KMEMLEAK_WAIT: seconds to wait before each kmemleak scan (default
 #   5: kmemleak does not report objects younger than 5 seconds).
+#   ZRAM_KMEMLEAK_EACH=1: also scan after every test, to name the test
+#   that leaked (a scan costs about 15 s under TCG on the debug kernel).
+#   ZRAM_KMEMLEAK_CANARY: the kernel's kmemleak-test.ko built for this
+#   kernel; loaded first, its planted leaks must be reported, or the run
+#   fails (an empty scan proves nothing when kmemleak cannot see leaks).
 
 here=$(cd "$(dirname "$0")" && pwd)
 root=$(cd "$here/../../../.." && pwd)
@@ -86,24 +93,30 @@ splat_tests=()
 leak_wait=${ZRAM_KMEMLEAK_WAIT:-5}
 use_kmemleak=0
 kmemleak_usable && use_kmemleak=1
+each_scan=
+zram_range=
+[ "${ZRAM_KMEMLEAK_EACH:-0}" = 1 ] && each_scan=scan
 work=$(mktemp -d /tmp/zram-run-all.XXXXXX)
 trap 'rm -rf "$work"' EXIT
 
-# check_reports NAME MARK: the kernel reports since MARK (and the zram
-# leaks a kmemleak scan finds) of test NAME. Prints them; returns 1 when
-# there were any.
+# check_reports NAME MARK [SCAN]: the kernel reports since MARK of test
+# NAME, and with SCAN=scan the zram leaks a kmemleak scan finds. Prints
+# them; returns 1 when there were any.
 check_reports() {
 	local name=$1 mark=$2 new=$work/new leaks=$work/leaks n lockdep_was
 
 	dmesg_since "$mark" >"$new"
-	if [ "$use_kmemleak" = 1 ]; then
+	if [ "$use_kmemleak" = 1 ] && [ "${3:-}" = scan ]; then
 		sleep "$leak_wait"
 		: >"$leaks"
 		kmemleak_scan "$leaks" || say "$name: kmemleak scan failed"
-		kmemleak_zram_records "$leaks" >>"$new"
+		# shellcheck disable=SC2086 # zram_range is "LO HI" or empty
+		kmemleak_zram_records "$leaks" $zram_range >>"$new"
 		n=$(grep -c '^unreferenced object' "$leaks")
+		# shellcheck disable=SC2086
 		[ "$n" -gt 0 ] && say "$name: kmemleak: $n suspected leaks, $(
-			kmemleak_zram_records "$leaks" | grep -c '^unreferenced object') by zram"
+			kmemleak_zram_records "$leaks" $zram_range |
+				grep -c '^unreferenced object') by zram"
 	fi
 	n=$(splat_count "$new")
 	[ "$n" -gt 0 ] || return 0
@@ -156,6 +169,14 @@ n=0
 if ! check_reports driver-load "$mark" && [ "$driver" != stock ]; then
 	fail=$((fail + 1))
 fi
+if [ "$use_kmemleak" = 1 ] && [ -n "${ZRAM_KMEMLEAK_CANARY:-}" ]; then
+	if kmemleak_canary "$ZRAM_KMEMLEAK_CANARY" "$work/canary"; then
+		say "kmemleak canary: $(grep -c '^unreferenced object' "$work/canary") planted leaks reported"
+	else
+		say "kmemleak canary: the planted leaks of $ZRAM_KMEMLEAK_CANARY were not reported"
+		fail=$((fail + 1))
+	fi
+fi
 for t in "${tests[@]}"; do
 	n=$((n + 1))
 	mark=$(dmesg_mark)
@@ -163,7 +184,7 @@ for t in "${tests[@]}"; do
 	timeout "$timeout_s" "$here/$t" 2>&1 | sed 's/^/# /'
 	rc=${PIPESTATUS[0]}
 	secs=$(($(date +%s) - start))
-	if ! check_reports "$t" "$mark" && [ "$driver" != stock ]; then
+	if ! check_reports "$t" "$mark" "$each_scan" && [ "$driver" != stock ]; then
 		fail=$((fail + 1))
 		echo "not ok $n selftests: zram: $t # kernel report(s), exit=$rc"
 		continue
@@ -182,11 +203,13 @@ for t in "${tests[@]}"; do
 	esac
 done
 
-# leaks that only show once the module is gone
+# leaks that only show once the module is gone; their zram frames are
+# then bare addresses, attributed by the range the module had
 if [ "$use_kmemleak" = 1 ]; then
 	mark=$(dmesg_mark)
+	zram_range=$(module_range zram)
 	if rmmod zram; then
-		if ! check_reports module-unload "$mark" && [ "$driver" != stock ]; then
+		if ! check_reports module-unload "$mark" scan && [ "$driver" != stock ]; then
 			fail=$((fail + 1))
 		fi
 	else

@@ -94,12 +94,59 @@ kmemleak_scan() {
 	echo clear >"$ZRAM_KMEMLEAK"
 }
 
-# kmemleak_zram_records FILE: the records of FILE whose backtrace has a zram
-# function (the module's or a zram_* one).
-kmemleak_zram_records() {
-	awk '
-	/^unreferenced object/ { if (rec != "" && hit) printf "%s", rec; rec = ""; hit = 0 }
+# module_range NAME: "LO HI", the addresses of module NAME's memory from
+# /proc/modules (16 hex digits each, HI excluded); fails when NAME is not
+# loaded. kmemleak prints the frames of an unloaded module as bare
+# addresses: this range attributes them.
+module_range() {
+	local base size
+
+	read -r base size < <(awk -v m="$1" '$1 == m { print $6, $2 }' /proc/modules)
+	[ -n "$base" ] && [ -n "$size" ] || return 1
+	printf '%016x %016x\n' "$base" "$((base + size))"
+}
+
+# kmemleak_records FILE PATTERN [LO HI]: the records of FILE whose
+# backtrace has a frame matching PATTERN (an awk regex) or, given LO HI
+# (module_range), a bare address in that range.
+kmemleak_records() {
+	awk -v re="$2" -v lo="${3:-}" -v hi="${4:-}" '
+	function flush() {
+		if (rec != "" && hit)
+			printf "%s", rec
+		rec = ""
+		hit = 0
+	}
+	/^unreferenced object/ { flush() }
 	{ rec = rec $0 "\n" }
-	/\[zram\]|zram_/ { hit = 1 }
-	END { if (rec != "" && hit) printf "%s", rec }' "$1"
+	/^    / && $0 ~ re { hit = 1 }
+	lo != "" && /^    0x[0-9a-f]+$/ {
+		a = substr($1, 3) ""
+		if (length(a) == 16 && a >= lo "" && a < hi "")
+			hit = 1
+	}
+	END { flush() }' "$1"
+}
+
+# kmemleak_zram_records FILE [LO HI]: the records of FILE allocated by zram
+# (a frame in the module or in a zram_* function; with LO HI, the range
+# the module had before it was unloaded).
+kmemleak_zram_records() {
+	kmemleak_records "$1" '\[zram\]|zram_' "${2:-}" "${3:-}"
+}
+
+# kmemleak_canary KO FILE: load KO (the kernel's samples/kmemleak module,
+# which leaks on purpose), unload it, scan, and append the records to FILE.
+# Returns 0 when the scan reports the planted leaks (records with a frame
+# in the module as it was loaded): kmemleak and this scanner see a leak.
+kmemleak_canary() {
+	local range
+
+	insmod "$1" || return 1
+	range=$(module_range kmemleak_test)
+	rmmod kmemleak_test || return 1
+	sleep "${ZRAM_KMEMLEAK_WAIT:-5}"
+	kmemleak_scan "$2" || return 1
+	# shellcheck disable=SC2086 # range is "LO HI"
+	kmemleak_records "$2" 'kmemleak_test' $range | grep -q '^unreferenced object'
 }
