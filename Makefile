@@ -3,14 +3,18 @@
 # Top-level entry points of the zram rework:
 #   make run    - the main job: idle writeback of real data, checksums verified
 #                 (JOB=swap: zram as swap under a memory cgroup, both drivers)
-#   make check  - host checks, unit tests, the series check, and the
-#                 kselftests in a VM
+#   make check  - host checks, unit tests, the series check, the
+#                 kselftests in a VM, and check-debug
+#   make check-debug - kselftests, the main job and fault injection on the
+#                 debug kernel (lockdep, KASAN, kmemleak)
 #   make fresh-check - make run and make check in a fresh Debian root
 #   make bench  - stock zram.ko vs ours in one VM boot
 #   make series - the kernel patch series, in build/series/
 #   make series-check - apply it to linux-source-6.12 and prove every patch
 # Variables: ZRAM=ours|stock (driver for "make run"), JOB=main|swap,
-# FILL_MB and LIMIT_MB (the swap job's workload and memory cgroup limit).
+# FILL_MB and LIMIT_MB (the swap job's workload and memory cgroup limit),
+# ZRAM_KCACHE (where the debug kernel is built and cached, default
+# /var/cache/zram-rework).
 
 SHELL := /bin/bash
 ZRAM ?= ours
@@ -22,8 +26,9 @@ UNIT := tools/testing/zram-unit
 
 .PHONY: all deps kernel module module-nocomp sparse checkpatch shellcheck \
 	selftests-list unit helpers \
-	check check-host check-vm kselftest fresh-check run bench series-deps \
-	series series-check dkms-check clean
+	check check-host check-vm check-debug debug-kernel debug-module \
+	kselftest fresh-check run bench series-deps series series-check \
+	dkms-check clean
 
 all: module
 
@@ -70,7 +75,17 @@ check-vm: module helpers
 kselftest: module
 	$(VM)/kselftest.sh ours
 
-check: check-host check-vm
+# the debug kernel (cached outside the checkout) and our zram.ko for it
+debug-kernel: deps
+	tools/kernel/build-debug.sh
+
+debug-module: debug-kernel
+	ZRAM_KERNEL=debug tools/build/module.sh
+
+check-debug: debug-module helpers
+	$(VM)/check-debug.sh
+
+check: check-host check-vm check-debug
 
 fresh-check:
 	tools/testing/fresh/fresh-check.sh

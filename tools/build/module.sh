@@ -11,26 +11,50 @@
 # the sources in .cache/nocomp/zram, so drivers/block/zram/zram.ko stays
 # the one with it.
 #
-# Usage: [ZRAM_MULTI_COMP=n] tools/build/module.sh [C=1]
+# With ZRAM_KERNEL=debug the module is built the same way against the debug
+# kernel's tree (tools/kernel/build-debug.sh, which has MULTI_COMP on), from
+# a copy of the sources in .cache/kdebug/zram (zram.ko there), so both
+# builds can coexist.
+#
+# Usage: [ZRAM_KERNEL=debian|debug] [ZRAM_MULTI_COMP=n] tools/build/module.sh [C=1]
 
 set -euo pipefail
 
 top=$(cd "$(dirname "$0")/../.." && pwd)
-kver=$("$top/tools/kernel/fetch.sh" | sed -n 's/^KVER=//p')
-kdir=$top/.cache/root/lib/modules/$kver/build
-log=$top/.cache/module-build.log
 src=$top/drivers/block/zram
-mdir=$src
-opts=(CONFIG_ZRAM_MULTI_COMP=y KCFLAGS=-DCONFIG_ZRAM_MULTI_COMP=1)
+opts=()
 
-if [ "${ZRAM_MULTI_COMP:-y}" = n ]; then
-	mdir=$top/.cache/nocomp/zram
-	log=$top/.cache/nocomp/module-build.log
-	opts=()
-	rm -rf "$mdir"
+case ${ZRAM_KERNEL:-debian} in
+debian)
+	kver=$("$top/tools/kernel/fetch.sh" | sed -n 's/^KVER=//p')
+	kdir=$top/.cache/root/lib/modules/$kver/build
+	mdir=$src
+	log=$top/.cache/module-build.log
+	opts=(CONFIG_ZRAM_MULTI_COMP=y KCFLAGS=-DCONFIG_ZRAM_MULTI_COMP=1)
+	if [ "${ZRAM_MULTI_COMP:-y}" = n ]; then
+		mdir=$top/.cache/nocomp/zram
+		log=$top/.cache/nocomp/module-build.log
+		opts=()
+		rm -rf "$mdir"
+		mkdir -p "$mdir"
+		cp "$src"/*.[ch] "$src/Makefile" "$mdir/"
+	fi
+	;;
+debug)
+	out=$("$top/tools/kernel/build-debug.sh")
+	kver=$(sed -n 's/^KVER=//p' <<<"$out")
+	kdir=$(sed -n 's/^KROOT=//p' <<<"$out")/lib/modules/$kver/build
+	mdir=$top/.cache/kdebug/zram
+	log=$top/.cache/kdebug/module-build.log
 	mkdir -p "$mdir"
-	cp "$src"/*.[ch] "$src/Makefile" "$mdir/"
-fi
+	rsync -a --delete --include='*.[ch]' --include=Makefile --include=Kbuild \
+		--exclude='*' "$src/" "$mdir/"
+	;;
+*)
+	echo "[module] ZRAM_KERNEL must be debian or debug" >&2
+	exit 2
+	;;
+esac
 
 echo "[module] building $mdir/zram.ko for $kver (W=1 ${opts[*]} $*)"
 make -C "$kdir" M="$mdir" W=1 "${opts[@]}" "$@" modules 2>&1 | tee "$log"

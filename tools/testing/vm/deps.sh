@@ -8,9 +8,11 @@
 # Depends). A new machine of this kind has only gcc, make, perl, python3 and
 # git; make fresh-check proves this list complete on such a machine.
 #
-# Usage: tools/testing/vm/deps.sh [--only] [PACKAGE=FILE...]
+# Usage: tools/testing/vm/deps.sh [--only] [kernel] [PACKAGE=FILE...]
+#   kernel        also what building a kernel from source needs
+#                 (tools/kernel/build-debug.sh)
 #   PACKAGE=FILE  also need PACKAGE (FILE tells whether it is installed)
-#   --only        need just the PACKAGE=FILE arguments, not the list below
+#   --only        need just the arguments, not the list below
 # Runs "apt-get update" when a missing package is not known to apt, and once
 # more when the install fails (package lists older than the registry).
 
@@ -71,7 +73,20 @@ fi
 for arg in "$@"; do
 	case $arg in
 	?*=/?*) need[${arg%%=*}]=${arg#*=} ;;
-	*) echo "usage: deps.sh [--only] [PACKAGE=/FILE...]" >&2; exit 2 ;;
+	kernel)
+		need+=(
+			[make]=/usr/bin/make
+			[gcc]=/usr/bin/gcc
+			[flex]=/usr/bin/flex
+			[bison]=/usr/bin/bison
+			[bc]=/usr/bin/bc
+			[libelf-dev]=/usr/include/libelf.h
+			[libssl-dev]=/usr/include/openssl/ssl.h
+			[perl]=/usr/bin/perl
+			[rsync]=/usr/bin/rsync
+		)
+		;;
+	*) echo "usage: deps.sh [--only] [kernel] [PACKAGE=/FILE...]" >&2; exit 2 ;;
 	esac
 done
 

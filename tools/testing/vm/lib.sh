@@ -15,28 +15,99 @@ kcache_dir=${ZRAM_KCACHE:-/var/cache/zram-rework}
 vm_log() { printf '[vm] %s\n' "$*" >&2; }
 vm_die() { printf '[vm] error: %s\n' "$*" >&2; exit 1; }
 
-# Sets KVER (unless already set) and checks the kernel cache is there.
-# Runs tools/kernel/fetch.sh when the cache is missing.
+# vm_kernel: selects the kernel the VM boots, from ZRAM_KERNEL:
+#   debian  (default) Debian's 6.12 image, tools/kernel/fetch.sh
+#   debug   the debug kernel, tools/kernel/build-debug.sh (lockdep, KASAN,
+#           kmemleak, fault injection; stock zram is an in-tree module)
+# Sets and exports KVER, kernel_root (a root with boot/ and lib/modules/),
+# kernel_image, module_dir, kernel_append (command line additions),
+# vm_initramfs (the default initramfs for it), ours_ko and ours_ko_guest
+# (our zram.ko built for that kernel, on the host and as the guest sees it).
 vm_kernel() {
+	case ${ZRAM_KERNEL:-debian} in
+	debian) vm_kernel_debian ;;
+	debug) vm_kernel_debug ;;
+	*) vm_die "ZRAM_KERNEL must be debian or debug, not '$ZRAM_KERNEL'" ;;
+	esac
+	kernel_image=$kernel_root/boot/vmlinuz-$KVER
+	module_dir=$kernel_root/lib/modules/$KVER
+	export KVER kernel_root kernel_image module_dir kernel_append vm_initramfs \
+		ours_ko ours_ko_guest
+}
+
+# Debian's kernel: KVER from the environment or the newest cached one; runs
+# tools/kernel/fetch.sh when the cache is missing.
+vm_kernel_debian() {
 	local images=()
 
+	kernel_root=$cache_dir/root
 	if [ -z "${KVER:-}" ]; then
 		shopt -s nullglob
-		images=("$cache_dir"/root/boot/vmlinuz-*)
+		images=("$kernel_root"/boot/vmlinuz-*)
 		shopt -u nullglob
 		if [ "${#images[@]}" -gt 0 ]; then
 			KVER=$(printf '%s\n' "${images[@]##*/vmlinuz-}" | sort -V | tail -1)
 		fi
 	fi
 	if [ -z "${KVER:-}" ] ||
-		[ ! -e "$cache_dir/root/boot/vmlinuz-$KVER" ] ||
-		[ ! -e "$cache_dir/root/lib/modules/$KVER/modules.dep" ]; then
+		[ ! -e "$kernel_root/boot/vmlinuz-$KVER" ] ||
+		[ ! -e "$kernel_root/lib/modules/$KVER/modules.dep" ]; then
 		vm_log "kernel cache missing, running tools/kernel/fetch.sh"
 		KVER=$("$repo_dir/tools/kernel/fetch.sh" "$cache_dir" | sed -n 's/^KVER=//p' | tail -1)
 		[ -n "$KVER" ] || vm_die "fetch.sh did not print KVER"
 	fi
-	export KVER
-	kernel_image=$cache_dir/root/boot/vmlinuz-$KVER
-	module_dir=$cache_dir/root/lib/modules/$KVER
-	export kernel_image module_dir
+	kernel_append=
+	vm_initramfs=$cache_dir/vm/initramfs.cpio.gz
+	ours_ko=$repo_dir/drivers/block/zram/zram.ko
+	ours_ko_guest=/repo/drivers/block/zram/zram.ko
+}
+
+# The debug kernel, built or taken from its cache ($ZRAM_KCACHE). Its KVER
+# is its own, whatever the environment says.
+vm_kernel_debug() {
+	local out
+
+	out=$("$repo_dir/tools/kernel/build-debug.sh") || vm_die "cannot build the debug kernel"
+	kernel_root=$(sed -n 's/^KROOT=//p' <<<"$out" | tail -1)
+	KVER=$(sed -n 's/^KVER=//p' <<<"$out" | tail -1)
+	if [ -z "$kernel_root" ] || [ -z "$KVER" ]; then
+		vm_die "build-debug.sh printed no KROOT/KVER"
+	fi
+	# every KASAN report, not just the first; room in the log for the
+	# reports of a whole run; PCI interrupts routed without ACPI: the AML
+	# loop of QEMU's _PRT method runs out of its 30 s under KASAN, lockdep
+	# and TCG, and the devices then get no interrupt (virtio uses MSI-X).
+	# The hang detectors wait longer than on hardware: this kernel under
+	# TCG on a busy 2-core host is 10-50 times slower (hung task after
+	# 480 s, soft lockup after 60 s, RCU stall after 100 s); a test's own
+	# timeout is longer still, so a real hang is reported before it.
+	kernel_append="kasan_multi_shot log_buf_len=8M acpi=noirq"
+	kernel_append+=" sysctl.kernel.hung_task_timeout_secs=480 watchdog_thresh=30"
+	kernel_append+=" rcupdate.rcu_cpu_stall_timeout=100"
+	vm_initramfs=$cache_dir/vm/initramfs-debug.cpio.gz
+	ours_ko=$cache_dir/kdebug/zram/zram.ko
+	ours_ko_guest=/repo/.cache/kdebug/zram/zram.ko
+}
+
+# shellcheck source=../selftests/zram/zram_dmesg.sh
+. "$repo_dir/tools/testing/selftests/zram/zram_dmesg.sh"
+
+# vm_reports OUT: the kernel reports of a finished run (results folder
+# OUT): its dmesg.txt and the zram records of its kmemleak.txt, as
+# splat_reports prints them, into OUT/reports.txt; prints their number.
+vm_reports() {
+	local out=$1 all=$1/reports.input range base size
+
+	: >"$all"
+	[ -e "$out/dmesg.txt" ] && cat "$out/dmesg.txt" >>"$all"
+	range=
+	if [ -s "$out/zram-module" ]; then
+		read -r base size <"$out/zram-module"
+		range=$(printf '%016x %016x' "$base" "$((base + size))")
+	fi
+	# shellcheck disable=SC2086 # range is "LO HI" or empty
+	[ -e "$out/kmemleak.txt" ] && kmemleak_zram_records "$out/kmemleak.txt" $range >>"$all"
+	splat_reports "$all" 100000 >"$out/reports.txt"
+	splat_count "$all"
+	rm -f "$all"
 }

@@ -9,7 +9,8 @@
 #
 # Usage: tools/testing/vm/mkinitramfs.sh OUT.cpio.gz
 # Skips the build when OUT is up to date (a hash of all inputs is kept in
-# OUT.inputs). KVER may be given in the environment.
+# OUT.inputs). The kernel is the one tools/testing/vm/lib.sh's vm_kernel
+# selects (ZRAM_KERNEL=debian|debug); modules built into it need no file.
 
 set -euo pipefail
 
@@ -61,7 +62,7 @@ for mod in "${modules[@]}"; do
 		builtin) ;;
 		*) vm_die "modprobe --show-depends $mod: unexpected '$what $path'" ;;
 		esac
-	done < <(modprobe -d "$cache_dir/root" -S "$KVER" --show-depends "$mod" ||
+	done < <(modprobe -d "$kernel_root" -S "$KVER" --show-depends "$mod" ||
 		vm_die "module $mod not found for $KVER")
 done
 mapfile -t module_files < <(printf '%s\n' "${module_files[@]}" | sort -u)
@@ -107,6 +108,8 @@ inputs_hash=$(
 			"${guest_srcs[@]}"; do
 			stat -L -c '%n %s %Y' "$f"
 		done
+		# two builds of the debug kernel have the same KVER
+		(cd "$module_dir" && stat -L -c '%n %s %Y' "${module_files[@]}")
 	} | sha256sum | cut -d' ' -f1)
 
 if [ -e "$out" ] && [ "$(cat "$out.inputs" 2>/dev/null)" = "$inputs_hash" ]; then

@@ -20,6 +20,11 @@ src_mib=${SRC_MIB:-170}
 bin_mib=${BIN_MIB:-50}
 
 "$vm_dir/deps.sh"
+# the data set holds Debian's modules, whatever kernel the VM boots
+if [ "${ZRAM_KERNEL:-debian}" != debian ]; then
+	unset KVER
+fi
+ZRAM_KERNEL=debian
 vm_kernel
 src_tree=$cache_dir/linux-source
 [ -e "$src_tree/.extracted" ] || "$repo_dir/tools/kernel/fetch.sh" "$cache_dir" >/dev/null

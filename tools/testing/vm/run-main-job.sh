@@ -9,9 +9,11 @@
 #
 # Usage: tools/testing/vm/run-main-job.sh [JOB=main|swap] [ZRAM=ours|stock]
 #        [ZRAM_KO=PATH] [DISKSIZE=1G] [TIMEOUT=SECONDS] [OUT=DIR]
-#        [FILL_MB=256] [LIMIT_MB=64]
+#        [FILL_MB=256] [LIMIT_MB=64] [KERNEL=debian|debug]
 #   ZRAM_KO is a path inside the guest (/repo/...). Exit status 0 = PASS.
 #   FILL_MB, LIMIT_MB: the swap job's workload and memory cgroup limit.
+#   KERNEL (default $ZRAM_KERNEL, else debian) is the kernel the VM boots
+#   (run.sh --kernel).
 
 set -euo pipefail
 
@@ -34,6 +36,7 @@ for arg in "$@"; do
 	TIMEOUT=*) timeout_s=${arg#TIMEOUT=} ;;
 	OUT=*) out=${arg#OUT=} ;;
 	FILL_MB=* | LIMIT_MB=*) extra_envs+=(--env "$arg") ;;
+	KERNEL=*) ZRAM_KERNEL=${arg#KERNEL=}; export ZRAM_KERNEL ;;
 	*) sed -n '/^# Usage:/,/^$/s/^# \{0,1\}//p' "$0" >&2; exit 2 ;;
 	esac
 done
@@ -45,12 +48,11 @@ case $job in
 main | swap) ;;
 *) vm_die "JOB must be main or swap" ;;
 esac
-if [ "$zram" = ours ] && [ -z "$zram_ko" ] &&
-	[ ! -e "$repo_dir/drivers/block/zram/zram.ko" ]; then
-	vm_die "drivers/block/zram/zram.ko is not built (build it first, or use ZRAM=stock)"
-fi
 
 vm_kernel
+if [ "$zram" = ours ] && [ -z "$zram_ko" ] && [ ! -e "$ours_ko" ]; then
+	vm_die "$ours_ko is not built (build it first, or use ZRAM=stock)"
+fi
 [ -n "$out" ] || out=$cache_dir/vm/runs/$job-$zram-$(date +%Y%m%d-%H%M%S)
 mkdir -p "$out"
 envs=(--env "ZRAM=$zram" --env "DISKSIZE=$disksize" "${extra_envs[@]}")

@@ -1,13 +1,20 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 #
-# Boot the Debian kernel with the test initramfs under QEMU (TCG) and run one
-# command in the guest. The repo is shared read-only as /repo, a fresh results
-# folder as /out. Exit status = the guest command's exit status.
+# Boot the Debian kernel (or the debug kernel) with the test initramfs under
+# QEMU (TCG) and run one command in the guest. The repo is shared read-only
+# as /repo, a fresh results folder as /out. Exit status = the guest
+# command's exit status.
 #
 # Usage: tools/testing/vm/run.sh [options] -- CMD [ARGS...]
 #   CMD is a path as the guest sees it (/repo/...).
 # Options:
+#   --kernel debian|debug
+#                    the kernel to boot (default: $ZRAM_KERNEL, else debian):
+#                    Debian's 6.12 image or the debug kernel
+#                    (tools/kernel/build-debug.sh); the initramfs is built
+#                    from that kernel's modules, and ZRAM_KO in the guest
+#                    names our zram.ko built for it (unless --env sets it)
 #   --disk FILE[::SERIAL]
 #                    attach FILE as a virtio-blk disk (repeatable; the guest
 #                    sees vda, vdb, ... in this order). The serial
@@ -47,6 +54,7 @@ quiet=0
 
 while [ $# -gt 0 ]; do
 	case $1 in
+	--kernel) ZRAM_KERNEL=${2:?}; export ZRAM_KERNEL; shift 2 ;;
 	--disk) disks+=("${2:?}"); disk_ro+=(off); shift 2 ;;
 	--ro-disk) disks+=("${2:?}"); disk_ro+=(on); shift 2 ;;
 	--disk-size) disk_size=${2:?}; shift 2 ;;
@@ -67,9 +75,13 @@ done
 
 vm_kernel
 if [ -z "$initramfs" ]; then
-	initramfs=$cache_dir/vm/initramfs.cpio.gz
+	initramfs=$vm_initramfs
 	"$vm_dir/mkinitramfs.sh" "$initramfs"
 fi
+case " ${envs[*]} " in
+*" ZRAM_KO="*) ;;
+*) envs=("ZRAM_KO=$ours_ko_guest" "${envs[@]}") ;;
+esac
 
 if [ -z "$out" ]; then
 	out=$cache_dir/vm/runs/$(date +%Y%m%d-%H%M%S)-$$
@@ -112,7 +124,7 @@ qemu=(
 	-accel "tcg,thread=multi" -cpu max -smp "$smp" -m "$mem"
 	-nographic -no-reboot -nic none
 	-kernel "$kernel_image" -initrd "$initramfs"
-	-append "console=ttyS0 panic=-1 loglevel=5 zcmd=/out/cmd.sh $append"
+	-append "console=ttyS0 panic=-1 loglevel=5 $kernel_append zcmd=/out/cmd.sh $append"
 	-virtfs "local,path=$repo_dir,mount_tag=repo,security_model=none,readonly=on,id=repo"
 	-virtfs "local,path=$out,mount_tag=out,security_model=none,id=out"
 )
@@ -172,5 +184,9 @@ if [ ! -s "$out/rc" ]; then
 fi
 rc=$(cat "$out/rc")
 vm_log "guest command exit code $rc, QEMU rc $qemu_rc, wall ${wall}s"
+if [ "${ZRAM_KERNEL:-debian}" = debug ]; then
+	vm_log "debug kernel: $(vm_reports "$out") kernel report(s) in this boot" \
+		"(see $out/reports.txt)"
+fi
 [ "$rc" -ge 0 ] 2>/dev/null || rc=1
 exit "$rc"

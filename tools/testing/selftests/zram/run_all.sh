@@ -2,18 +2,39 @@
 # SPDX-License-Identifier: GPL-2.0
 #
 # Guest-side runner: (re)load the zram driver, run every test, print each
-# test's KTAP output and one summary line
+# test's KTAP output and the summary lines
 #   zram selftests: N passed, N failed, N skipped
+#   zram kernel reports on DRIVER: N
 # Exit status 0 when nothing failed, 1 otherwise, 4 when every test skipped.
+#
+# After every test the new dmesg lines are scanned for kernel reports
+# (zram_dmesg.sh: WARNING, BUG, Oops, lockdep, KASAN, sleeping in atomic
+# context, hung task, soft lockup...). Where kmemleak runs, the module is
+# unloaded after the last test and one kmemleak scan reports the suspected
+# leaks allocated by zram in the whole run (a leaked object stays
+# unreferenced, and its backtrace names the allocation site). On ours a
+# report fails the test; on stock it is printed as stock's and counted,
+# not failed.
 #
 # Usage: run_all.sh [stock|ours] [TEST...]
 #   The driver may also come from ZRAM_DRIVER (default stock). "ours" loads
 #   $ZRAM_KO (default <repo>/drivers/block/zram/zram.ko). Without TEST
 #   arguments every test of the Makefile's TEST_PROGS runs.
 #   ZRAM_TEST_TIMEOUT: seconds per test (default: settings' timeout).
+#   ZRAM_SPLAT_DIR: a folder where each report's dmesg (and leak records)
+#   is saved as DRIVER-TEST.txt.
+#   ZRAM_KMEMLEAK_WAIT: seconds to wait before each kmemleak scan (default
+#   5: kmemleak does not report objects younger than 5 seconds).
+#   ZRAM_KMEMLEAK_EACH=1: also scan after every test, to name the test
+#   that leaked (a scan costs about 15 s under TCG on the debug kernel).
+#   ZRAM_KMEMLEAK_CANARY: the kernel's kmemleak-test.ko built for this
+#   kernel; loaded first, its planted leaks must be reported, or the run
+#   fails (an empty scan proves nothing when kmemleak cannot see leaks).
 
 here=$(cd "$(dirname "$0")" && pwd)
 root=$(cd "$here/../../../.." && pwd)
+# shellcheck source=zram_dmesg.sh
+. "$here/zram_dmesg.sh"
 driver=${ZRAM_DRIVER:-stock}
 case ${1:-} in
 stock | ours) driver=$1; shift ;;
@@ -63,14 +84,57 @@ declare -A stock_xfail=(
 	[zram_algo_05.sh]="6.12 clears the parameters before it reads dict=: a bad one drops level="
 	[zram_algo_06.sh]="6.12 fails every lz4/lz4hc write with a dictionary longer than 64 KiB"
 	[zram_dio_01.sh]="stock bug: O_DIRECT writes from unaligned buffers store shifted data"
+	[zram_recomp_02.sh]="6.12 takes an unknown recompress type= as every slot"
+	[zram_recomp_08.sh]="6.12 refuses the second of writeback and recompress with EAGAIN"
 )
 
-# kernel log lines that fail the test that adds them
-warn_re='WARNING:|BUG:|Oops|general protection|list_(add|del) corruption'
+splats=0
+splat_tests=()
+leak_wait=${ZRAM_KMEMLEAK_WAIT:-5}
+use_kmemleak=0
+kmemleak_usable && use_kmemleak=1
+each_scan=
+zram_range=
+[ "${ZRAM_KMEMLEAK_EACH:-0}" = 1 ] && each_scan=scan
+work=$(mktemp -d /tmp/zram-run-all.XXXXXX)
+trap 'rm -rf "$work"' EXIT
 
-# kernel warnings so far, to blame the test that adds one
-kernel_warnings() {
-	dmesg 2>/dev/null | grep -c -E "$warn_re"
+# check_reports NAME MARK [SCAN]: the kernel reports since MARK of test
+# NAME, and with SCAN=scan the zram leaks a kmemleak scan finds. Prints
+# them; returns 1 when there were any.
+check_reports() {
+	local name=$1 mark=$2 new=$work/new leaks=$work/leaks n lockdep_was
+
+	dmesg_since "$mark" >"$new"
+	if [ "$use_kmemleak" = 1 ] && [ "${3:-}" = scan ]; then
+		sleep "$leak_wait"
+		: >"$leaks"
+		kmemleak_scan "$leaks" || say "$name: kmemleak scan failed"
+		# shellcheck disable=SC2086 # zram_range is "LO HI" or empty
+		kmemleak_zram_records "$leaks" $zram_range >>"$new"
+		n=$(grep -c '^unreferenced object' "$leaks")
+		# shellcheck disable=SC2086
+		[ "$n" -gt 0 ] && say "$name: kmemleak: $n suspected leaks, $(
+			kmemleak_zram_records "$leaks" $zram_range |
+				grep -c '^unreferenced object') by zram"
+	fi
+	n=$(splat_count "$new")
+	[ "$n" -gt 0 ] || return 0
+	splats=$((splats + n))
+	splat_tests+=("$name")
+	if [ "$driver" = stock ]; then
+		say "$name: $n kernel report(s) on stock (stock's, not counted against ours):"
+	else
+		say "$name: $n kernel report(s):"
+	fi
+	splat_reports "$new" | sed 's/^/# /'
+	if [ -n "${ZRAM_SPLAT_DIR:-}" ] && mkdir -p "$ZRAM_SPLAT_DIR"; then
+		cp "$new" "$ZRAM_SPLAT_DIR/$driver-$name.txt"
+	fi
+	lockdep_was=$(grep -c 'turning off the locking correctness validator' "$new")
+	[ "$lockdep_was" -gt 0 ] &&
+		say "lockdep turned itself off: the tests after $name run without it"
+	return 1
 }
 
 if [ $# -gt 0 ]; then
@@ -87,6 +151,7 @@ if [ "$(id -u)" -ne 0 ]; then
 	exit 4
 fi
 say "driver: $driver"
+mark=$(dmesg_mark)
 if ! load_driver; then
 	echo "1..0 # SKIP cannot load the $driver zram driver"
 	echo "zram selftests: 0 passed, 0 failed, ${#tests[@]} skipped"
@@ -101,18 +166,28 @@ fail=0
 skip=0
 xfail=0
 n=0
+if ! check_reports driver-load "$mark" && [ "$driver" != stock ]; then
+	fail=$((fail + 1))
+fi
+if [ "$use_kmemleak" = 1 ] && [ -n "${ZRAM_KMEMLEAK_CANARY:-}" ]; then
+	if kmemleak_canary "$ZRAM_KMEMLEAK_CANARY" "$work/canary"; then
+		say "kmemleak canary: $(grep -c '^unreferenced object' "$work/canary") planted leaks reported"
+	else
+		say "kmemleak canary: the planted leaks of $ZRAM_KMEMLEAK_CANARY were not reported"
+		fail=$((fail + 1))
+	fi
+fi
 for t in "${tests[@]}"; do
 	n=$((n + 1))
-	warn0=$(kernel_warnings)
+	mark=$(dmesg_mark)
 	start=$(date +%s)
 	timeout "$timeout_s" "$here/$t" 2>&1 | sed 's/^/# /'
 	rc=${PIPESTATUS[0]}
 	secs=$(($(date +%s) - start))
-	if [ "$(kernel_warnings)" -gt "$warn0" ]; then
-		say "$t: new kernel warnings:"
-		dmesg | grep -E -A5 "$warn_re" |
-			tail -30 | sed 's/^/# /'
-		[ "$rc" = 0 ] || [ "$rc" = 4 ] && rc=1
+	if ! check_reports "$t" "$mark" "$each_scan" && [ "$driver" != stock ]; then
+		fail=$((fail + 1))
+		echo "not ok $n selftests: zram: $t # kernel report(s), exit=$rc"
+		continue
 	fi
 	if [ "$driver" = stock ] && [ -n "${stock_xfail[$t]:-}" ] &&
 		[ "$rc" != 0 ] && [ "$rc" != 4 ]; then
@@ -128,11 +203,26 @@ for t in "${tests[@]}"; do
 	esac
 done
 
+# leaks that only show once the module is gone; their zram frames are
+# then bare addresses, attributed by the range the module had
+if [ "$use_kmemleak" = 1 ]; then
+	mark=$(dmesg_mark)
+	zram_range=$(module_range zram)
+	if rmmod zram; then
+		if ! check_reports module-unload "$mark" scan && [ "$driver" != stock ]; then
+			fail=$((fail + 1))
+		fi
+	else
+		say "cannot unload zram for the last kmemleak scan"
+	fi
+fi
+
 echo "# totals: pass:$pass fail:$fail xfail:$xfail skip:$skip"
 if [ "$xfail" -gt 0 ]; then
 	say "$xfail expected failure(s) of the $driver driver, see README"
 fi
 echo "zram selftests: $pass passed, $fail failed, $skip skipped"
+echo "zram kernel reports on $driver: $splats${splat_tests[*]:+ (in ${splat_tests[*]})}"
 if [ "$fail" -gt 0 ]; then
 	exit 1
 fi

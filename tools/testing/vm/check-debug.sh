@@ -1,0 +1,141 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# make check-debug: everything on the debug kernel (lockdep, KASAN,
+# kmemleak, fault injection; tools/kernel/build-debug.sh, cached in
+# $ZRAM_KCACHE): the whole kselftest suite, fault-injection tests (zram_inject_*)
+# and nowait tests included, on the stock zram.ko of that kernel and on
+# ours built against it, then the main job on ours. After every test
+# run_all.sh scans dmesg and kmemleak; the main job's boot is scanned
+# whole. A kernel report fails the test on ours; on stock it is printed
+# as stock's. Prints both summaries and "debug kernel: splats on ours: N".
+# Exit status 0 when every run passed and N is 0.
+#
+# Usage: tools/testing/vm/check-debug.sh
+#   CHECK_DEBUG_DRIVERS="stock ours"  the selftest runs (default both)
+#   CHECK_DEBUG_MAIN=ours|both|none  main job drivers (default ours)
+#   CHECK_DEBUG_TESTS="zram_x.sh ..." only these selftests
+#   CHECK_DEBUG_TEST_TIMEOUT  seconds per selftest (default 1800)
+#   CHECK_DEBUG_VM_TIMEOUT    seconds per VM boot (default 7200)
+# Results: .cache/check-debug/<driver>/ (console.log, dmesg.txt,
+# reports.txt, splats/ with each report's dmesg) and .cache/check-debug/main-*/
+
+set -uo pipefail
+
+# shellcheck source=lib.sh
+. "$(dirname "$0")/lib.sh"
+
+export ZRAM_KERNEL=debug
+results=$cache_dir/check-debug
+main_drivers=${CHECK_DEBUG_MAIN:-ours}
+read -r -a tests <<<"${CHECK_DEBUG_TESTS:-}"
+read -r -a drivers <<<"${CHECK_DEBUG_DRIVERS:-stock ours}"
+test_timeout=${CHECK_DEBUG_TEST_TIMEOUT:-1800}
+vm_timeout=${CHECK_DEBUG_VM_TIMEOUT:-7200}
+case $main_drivers in
+ours) main_drivers=(ours) ;;
+both) main_drivers=(stock ours) ;;
+none) main_drivers=() ;;
+*) vm_die "CHECK_DEBUG_MAIN must be ours, both or none" ;;
+esac
+
+log() { printf '[check-debug] %s\n' "$*"; }
+
+t0=$(date +%s)
+"$repo_dir/tools/build/module.sh" || vm_die "cannot build zram.ko for the debug kernel"
+vm_kernel
+log "debug kernel $KVER ($kernel_root), build: $(tail -1 "$kernel_root/build-time" 2>/dev/null)"
+
+# built once here, before the VMs that share it start side by side
+"$vm_dir/mkinitramfs.sh" "$vm_initramfs" || vm_die "cannot build the initramfs"
+canary=$("$repo_dir/tools/kernel/build-kmemleak-test.sh" | tail -1) ||
+	vm_die "cannot build the kmemleak canary module"
+canary=/repo/${canary#"$repo_dir"/}
+
+# run_suite DRIVER: the kselftest suite on DRIVER in one boot, results in
+# $results/DRIVER (exit status in its suite-rc, wall seconds in suite-secs).
+run_suite() {
+	local driver=$1 out=$results/$1 start
+
+	start=$(date +%s)
+	"$vm_dir/run.sh" --quiet --out "$out" --timeout "$vm_timeout" \
+		--env ZRAM_SPLAT_DIR=/out/splats --env "ZRAM_TEST_TIMEOUT=$test_timeout" \
+		--env "ZRAM_KMEMLEAK_CANARY=$canary" \
+		--env ZRAM_UPSTREAM_DIR=/repo/.cache/linux-source/tools/testing/selftests/zram \
+		-- /repo/tools/testing/vm/guest/from-tmpfs.sh \
+		/repo/tools/testing/selftests/zram/run_all.sh "$driver" "${tests[@]}" \
+		>"$out/run.log" 2>&1
+	echo $? >"$out/suite-rc"
+	echo $(($(date +%s) - start)) >"$out/suite-secs"
+}
+
+rc=0
+summaries=()
+declare -A splats times
+# the drivers' suites run side by side: each VM mostly keeps one host CPU busy
+for driver in "${drivers[@]}"; do
+	case $driver in
+	stock | ours) ;;
+	*) vm_die "CHECK_DEBUG_DRIVERS: '$driver' is neither stock nor ours" ;;
+	esac
+	rm -rf "${results:?}/$driver"
+	mkdir -p "$results/$driver"
+	log "$driver: kselftests on the debug kernel (log: $results/$driver/run.log)"
+	run_suite "$driver" &
+done
+wait
+
+for driver in "${drivers[@]}"; do
+	out=$results/$driver
+	run_rc=$(cat "$out/suite-rc")
+	times[$driver]=$(cat "$out/suite-secs")
+	grep -a -E '^(not )?ok [0-9]+ selftests|^# run_all: ' "$out/console.log" |
+		sed "s/^/[$driver] /"
+	summary=$(grep -a -o 'zram selftests:.*' "$out/console.log" | tail -1)
+	reports=$(grep -a -o 'zram kernel reports on .*' "$out/console.log" | tail -1)
+	if [ -z "$summary" ] || [ -z "$reports" ]; then
+		summary="no summary (the VM run failed, exit $run_rc; see $out/run.log)"
+		rc=1
+	elif [ "$run_rc" != 0 ]; then
+		rc=1
+	fi
+	# reports outside the tests (boot, between tests) count too
+	n=$(sed -E -n 's/^zram kernel reports on [a-z]+: ([0-9]+).*/\1/p' <<<"$reports")
+	boot=$(vm_reports "$out")
+	splats[$driver]=$((${n:-0}))
+	summaries+=("$driver: $summary; ${reports:-no report count}; whole boot: $boot report(s), ${times[$driver]} s")
+done
+
+for driver in "${main_drivers[@]}"; do
+	out=$results/main-$driver
+	rm -rf "$out"
+	log "$driver: main job on the debug kernel (log: $out/run.log)"
+	start=$(date +%s)
+	mkdir -p "$out"
+	"$vm_dir/run-main-job.sh" "ZRAM=$driver" KERNEL=debug "TIMEOUT=$vm_timeout" "OUT=$out" \
+		>"$out/run.log" 2>&1
+	main_rc=$?
+	secs=$(($(date +%s) - start))
+	times[main-$driver]=$secs
+	n=$(vm_reports "$out")
+	grep -a -E '^\[main-job .*\] (PASS|FAILED)|checksums:' "$out/console.log" |
+		sed "s/^/[main-$driver] /"
+	if [ "$main_rc" = 0 ]; then
+		result=PASS
+	else
+		result="FAILED (exit $main_rc)"
+		rc=1
+	fi
+	summaries+=("main job $driver: $result, $n kernel report(s), $secs s")
+	splats[$driver]=$((${splats[$driver]:-0} + n))
+	[ "$n" = 0 ] || log "main job $driver: reports in $out/reports.txt"
+done
+
+echo
+log "summaries (debug kernel $KVER)"
+printf '  %s\n' "${summaries[@]}"
+log "total $(($(date +%s) - t0)) s"
+echo "debug kernel: splats on stock: ${splats[stock]:-0} (stock's, not counted)"
+echo "debug kernel: splats on ours: ${splats[ours]:-0}"
+[ "${splats[ours]:-0}" = 0 ] || rc=1
+exit "$rc"
