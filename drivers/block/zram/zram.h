@@ -157,6 +157,8 @@ struct zram_stats {
 	atomic64_t bd_count;		/* blocks in use on the backing device */
 	atomic64_t bd_reads;		/* blocks read from the backing device */
 	atomic64_t bd_writes;		/* blocks written to the backing dev */
+	atomic64_t wb_bios_large_folio;	/* writeback bios of one folio */
+	atomic64_t wb_bios_order0_folios; /* ... of order-0 folios */
 #endif
 };
 

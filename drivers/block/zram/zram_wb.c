@@ -81,9 +81,15 @@ struct zram_wb_ctl;
  * @limit_gen: zram_wb.limit_gen when they were debited
  * @status: bio completion status, written by zram_wb_end_io()
  * @slots: slot index of each page
- * @pages: data pages, allocated on first use and kept for reuse
+ * @folio: the data buffer as one folio of ctl->folio_order, holding page
+ *	i at byte i * PAGE_SIZE; or NULL, and the buffer is @folios
+ * @folios: without @folio, page i of the buffer as an order-0 folio,
+ *	allocated on first use
  * @bvecs: bio_vec table of @bio
  * @bio: the write bio, reused by bio_reset()
+ *
+ * The buffer is allocated once per request and kept for reuse while the
+ * writeback runs.
  */
 struct zram_wb_req {
 	struct list_head node;
@@ -95,7 +101,8 @@ struct zram_wb_req {
 	u64 limit_gen;
 	blk_status_t status;
 	u32 slots[ZRAM_WB_MAX_BIO_PAGES];
-	struct page *pages[ZRAM_WB_MAX_BIO_PAGES];
+	struct folio *folio;
+	struct folio *folios[ZRAM_WB_MAX_BIO_PAGES];
 	struct bio_vec bvecs[ZRAM_WB_MAX_BIO_PAGES];
 	struct bio bio;
 };
@@ -105,6 +112,8 @@ struct zram_wb_req {
  * @zram: the device
  * @batch_size: most requests (bios) in flight at a time
  * @max_bio_pages: most pages per bio
+ * @folio_order: order of a request's buffer folio, enough for
+ *	@max_bio_pages pages; 0 when every request uses order-0 folios
  * @slots: slot indexes selected and not yet taken by a request
  * @nr_selected: valid entries in @slots
  * @next: next entry of @slots to take
@@ -132,6 +141,7 @@ struct zram_wb_ctl {
 	struct zram *zram;
 	unsigned int batch_size;
 	unsigned int max_bio_pages;
+	unsigned int folio_order;
 	u32 *slots;
 	unsigned int nr_selected;
 	unsigned int next;
@@ -229,12 +239,22 @@ static void zram_wb_req_free(struct zram_wb_req *req)
 	unsigned int i;
 
 	bio_uninit(&req->bio);
+	if (req->folio)
+		folio_put(req->folio);
 	for (i = 0; i < ZRAM_WB_MAX_BIO_PAGES; i++) {
-		if (req->pages[i])
-			__free_page(req->pages[i]);
+		if (req->folios[i])
+			folio_put(req->folios[i]);
 	}
 	kfree(req);
 }
+
+/*
+ * A request's buffer folio is only worth having when it comes cheaply: no
+ * direct reclaim, no kswapd, no reserves, no warning. Without it, the
+ * request falls back to order-0 folios, allocated as the pages always were.
+ */
+#define ZRAM_WB_GFP_LARGE_FOLIO	((GFP_KERNEL | __GFP_NORETRY | __GFP_NOWARN | \
+				  __GFP_NOMEMALLOC) & ~__GFP_RECLAIM)
 
 /* A new request, on no list, or NULL; writer only. */
 static struct zram_wb_req *zram_wb_req_alloc(struct zram_wb_ctl *ctl)
@@ -246,9 +266,31 @@ static struct zram_wb_req *zram_wb_req_alloc(struct zram_wb_ctl *ctl)
 		return NULL;
 	bio_init(&req->bio, ctl->zram->backing.bdev, req->bvecs,
 		 ZRAM_WB_MAX_BIO_PAGES, REQ_OP_WRITE);
+	if (ctl->folio_order)
+		req->folio = folio_alloc(ZRAM_WB_GFP_LARGE_FOLIO,
+					 ctl->folio_order);
 	req->ctl = ctl;
 	ctl->nr_reqs++;
 	return req;
+}
+
+/**
+ * zram_wb_req_page - page @n of a request's data buffer
+ * @req: request
+ * @n: page index in the buffer, below ctl->max_bio_pages
+ *
+ * Without a buffer folio, allocates page @n's order-0 folio on first use.
+ *
+ * Context: process context, writer only; may sleep.
+ * Return: the page, or NULL when it could not be allocated.
+ */
+static struct page *zram_wb_req_page(struct zram_wb_req *req, unsigned int n)
+{
+	if (req->folio)
+		return folio_page(req->folio, n);
+	if (!req->folios[n])
+		req->folios[n] = folio_alloc(GFP_KERNEL, 0);
+	return req->folios[n] ? folio_page(req->folios[n], 0) : NULL;
 }
 
 /* Takes an idle request off @ctl->free, or returns NULL. */
@@ -481,20 +523,18 @@ static unsigned int zram_wb_fill(struct zram_wb_ctl *ctl,
 				 unsigned int nr_blocks)
 {
 	unsigned int n = 0;
+	struct page *page;
 	u32 index;
 
 	lockdep_assert_held(&ctl->zram->pp_lock);
 	while (n < nr_blocks && ctl->next < ctl->nr_selected) {
-		if (!req->pages[n]) {
-			req->pages[n] = alloc_page(GFP_KERNEL);
-			if (!req->pages[n]) {
-				ctl->stop_err = -ENOMEM;
-				break;
-			}
+		page = zram_wb_req_page(req, n);
+		if (!page) {
+			ctl->stop_err = -ENOMEM;
+			break;
 		}
 		index = ctl->slots[ctl->next++];
-		if (zram_slot_wb_read(ctl->zram, index, req->mode,
-				      req->pages[n]))
+		if (zram_slot_wb_read(ctl->zram, index, req->mode, page))
 			req->slots[n++] = index;
 	}
 	return n;
@@ -502,16 +542,28 @@ static unsigned int zram_wb_fill(struct zram_wb_ctl *ctl,
 
 static void zram_wb_end_io(struct bio *bio);
 
+/*
+ * Writes the request's pages with its bio: one bio_vec for a buffer folio,
+ * one per page for order-0 folios.
+ */
 static void zram_wb_submit(struct zram_wb_ctl *ctl, struct zram_wb_req *req)
 {
+	struct zram_stats *stats = &ctl->zram->stats;
 	struct bio *bio = &req->bio;
 	unsigned int i;
 
 	bio_reset(bio, ctl->zram->backing.bdev, REQ_OP_WRITE | REQ_SYNC);
 	bio->bi_iter.bi_sector = zram_bdev_block_sector(req->block);
 	bio->bi_end_io = zram_wb_end_io;
-	for (i = 0; i < req->nr_pages; i++)
-		__bio_add_page(bio, req->pages[i], PAGE_SIZE, 0);
+	if (req->folio) {
+		bio_add_folio_nofail(bio, req->folio,
+				     req->nr_pages * PAGE_SIZE, 0);
+		atomic64_inc(&stats->wb_bios_large_folio);
+	} else {
+		for (i = 0; i < req->nr_pages; i++)
+			bio_add_folio_nofail(bio, req->folios[i], PAGE_SIZE, 0);
+		atomic64_inc(&stats->wb_bios_order0_folios);
+	}
 
 	spin_lock_irq(&ctl->lock);
 	ctl->inflight++;
@@ -790,6 +842,8 @@ static struct zram_wb_ctl *zram_wb_ctl_alloc(struct zram *zram)
 	ctl->zram = zram;
 	ctl->max_bio_pages = zram_wb_max_bio_pages(zram);
 	ctl->batch_size = zram_wb_batch_size(wb, ctl->max_bio_pages);
+	if (READ_ONCE(wb->large_folios))
+		ctl->folio_order = order_base_2(ctl->max_bio_pages);
 	INIT_LIST_HEAD(&ctl->free);
 	INIT_LIST_HEAD(&ctl->done);
 	spin_lock_init(&ctl->lock);
@@ -902,6 +956,7 @@ void zram_wb_init(struct zram *zram)
 	spin_lock_init(&wb->limit_lock);
 	wb->batch_size = ZRAM_WB_DEF_BATCH_SIZE;
 	wb->max_bio_pages = ZRAM_WB_MAX_BIO_PAGES;
+	wb->large_folios = true;
 }
 
 /**

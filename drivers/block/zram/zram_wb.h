@@ -47,6 +47,10 @@ struct zram;
  *	whatever it says
  * @max_bio_pages: most pages in one writeback bio (debugfs, benchmarks);
  *	sampled like @batch_size, clamped to 1..%ZRAM_WB_MAX_BIO_PAGES
+ * @large_folios: give each request one buffer folio when the page
+ *	allocator has one at hand (default); false makes every request use
+ *	order-0 folios (debugfs wb_large_folios, for tests). Sampled like
+ *	@batch_size
  */
 struct zram_wb {
 	struct zram_extent_cursor cursor;
@@ -56,6 +60,7 @@ struct zram_wb {
 	u64 limit_gen;
 	unsigned int batch_size;
 	u32 max_bio_pages;
+	bool large_folios;
 };
 
 /**

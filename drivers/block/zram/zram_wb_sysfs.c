@@ -10,6 +10,7 @@
 
 #include <linux/cleanup.h>
 #include <linux/debugfs.h>
+#include <linux/seq_file.h>
 #include <linux/slab.h>
 #include <linux/string.h>
 #include <linux/sysfs.h>
@@ -345,17 +346,42 @@ static ssize_t bd_stat_show(struct device *dev, struct device_attribute *attr,
 
 #ifdef CONFIG_ZRAM_MEMORY_TRACKING
 /*
- * Benchmark knob, (re)created whenever a backing device is attached: the
- * core creates the device's debugfs directory after zram_wb_init(), and
- * removes it with everything in it.
+ * debugfs wb_stat: writeback statistics for tuning and tests, one
+ * "name value" line each, counted since initialization. Read without a
+ * lock: the counters may be mid-update relative to each other.
+ */
+static int zram_wb_stat_show(struct seq_file *m, void *v)
+{
+	struct zram *zram = m->private;
+	struct zram_stats *st = &zram->stats;
+
+	seq_printf(m, "bios_large_folio %llu\n",
+		   (u64)atomic64_read(&st->wb_bios_large_folio));
+	seq_printf(m, "bios_order0_folios %llu\n",
+		   (u64)atomic64_read(&st->wb_bios_order0_folios));
+	return 0;
+}
+DEFINE_SHOW_ATTRIBUTE(zram_wb_stat);
+
+/*
+ * Benchmark and test knobs and wb_stat, (re)created whenever a backing
+ * device is attached: the core creates the device's debugfs directory
+ * before its attributes appear, and removes it with everything in it.
  */
 static void zram_wb_debugfs_register(struct zram *zram)
 {
-	if (!zram->debugfs_dir)
+	struct dentry *dir = zram->debugfs_dir;
+
+	if (!dir)
 		return;
-	debugfs_lookup_and_remove("wb_max_bio_pages", zram->debugfs_dir);
-	debugfs_create_u32("wb_max_bio_pages", 0600, zram->debugfs_dir,
+	debugfs_lookup_and_remove("wb_max_bio_pages", dir);
+	debugfs_create_u32("wb_max_bio_pages", 0600, dir,
 			   &zram->wb.max_bio_pages);
+	debugfs_lookup_and_remove("wb_large_folios", dir);
+	debugfs_create_bool("wb_large_folios", 0600, dir,
+			    &zram->wb.large_folios);
+	debugfs_lookup_and_remove("wb_stat", dir);
+	debugfs_create_file("wb_stat", 0400, dir, zram, &zram_wb_stat_fops);
 }
 #else
 static void zram_wb_debugfs_register(struct zram *zram)
