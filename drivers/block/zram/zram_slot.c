@@ -14,6 +14,8 @@
 #include "zram_recomp.h"
 #include "zram_slot.h"
 
+static void zram_slot_free_wb(struct zram *zram, u32 index);
+
 /*
  * Setters of a slot's fields, private to the slot store: slot lock held.
  * See enum zram_pageflags for who owns which flag.
@@ -82,7 +84,7 @@ void zram_slot_record_access(struct zram *zram, u32 index)
  * @zram: device
  * @index: slot index (PAGE_SIZE units); zram_slot_allocated() is true
  *
- * Gives back the backing device block, the same-filled count, or the
+ * Gives back the backing device storage, the same-filled count, or the
  * zsmalloc object and its compr_data_size bytes. Flags, handle and
  * pages_stored are left to zram_slot_free().
  *
@@ -93,7 +95,7 @@ static void zram_slot_free_stored(struct zram *zram, u32 index)
 	unsigned long handle = zram_get_handle(zram, index);
 
 	if (zram_test_flag(zram, index, ZRAM_WB)) {
-		zram_bdev_free_block(zram, handle);
+		zram_slot_free_wb(zram, index);
 		return;
 	}
 	if (zram_test_flag(zram, index, ZRAM_SAME)) {
@@ -486,5 +488,26 @@ bool zram_slot_install_wb(struct zram *zram, u32 index, unsigned int mode,
 	}
 	zram_slot_unlock(zram, index);
 	return installed;
+}
+
+/*
+ * Releases the backing device storage of a ZRAM_WB slot (for
+ * zram_slot_free_stored()): its block, or its packed object. Slot lock
+ * held; never sleeps.
+ */
+static void zram_slot_free_wb(struct zram *zram, u32 index)
+{
+	struct zram_bdev_loc loc;
+
+	zram_slot_wb_loc(zram, index, &loc);
+	if (zram_test_flag(zram, index, ZRAM_PACKED)) {
+		atomic64_dec(&zram->stats.pk_objects);
+		atomic64_sub(loc.len, &zram->stats.pk_bytes);
+	}
+	zram_bdev_put_loc(zram, &loc);
+}
+#else /* CONFIG_ZRAM_WRITEBACK */
+static void zram_slot_free_wb(struct zram *zram, u32 index)
+{
 }
 #endif /* CONFIG_ZRAM_WRITEBACK */

@@ -359,6 +359,14 @@ static int zram_wb_stat_show(struct seq_file *m, void *v)
 		   (u64)atomic64_read(&st->wb_bios_large_folio));
 	seq_printf(m, "bios_order0_folios %llu\n",
 		   (u64)atomic64_read(&st->wb_bios_order0_folios));
+	seq_printf(m, "packed_objects %llu\n",
+		   (u64)atomic64_read(&st->pk_objects));
+	seq_printf(m, "packed_bytes %llu\n",
+		   (u64)atomic64_read(&st->pk_bytes));
+	seq_printf(m, "packed_blocks %llu\n",
+		   (u64)atomic64_read(&st->pk_blocks));
+	seq_printf(m, "packed_dead_bytes %llu\n",
+		   (u64)atomic64_read(&st->pk_dead_bytes));
 	return 0;
 }
 DEFINE_SHOW_ATTRIBUTE(zram_wb_stat);
