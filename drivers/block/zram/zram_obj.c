@@ -113,6 +113,37 @@ int zram_obj_read(struct zram *zram, struct page *page, u32 index)
 	return ret;
 }
 
+/**
+ * zram_obj_decompress() - decompress an object held in a buffer
+ * @zram: device
+ * @src: the compressed object (kernel address)
+ * @size: its size in bytes
+ * @page: destination, PAGE_SIZE bytes
+ *
+ * For packed slots read back from the backing device.
+ *
+ * Context: task context; takes this CPU's compression stream; never
+ * sleeps.
+ * Return: 0, or the decompressor's negative errno (logged).
+ */
+int zram_obj_decompress(struct zram *zram, const void *src, unsigned int size,
+			struct page *page)
+{
+	struct zcomp_strm *zstrm;
+	void *dst;
+	int ret;
+
+	zstrm = zcomp_stream_get(zram->comps[ZCOMP_PRIO_PRIMARY]);
+	dst = kmap_local_page(page);
+	ret = zcomp_decompress(zstrm, src, size, dst);
+	kunmap_local(dst);
+	zcomp_stream_put(zram->comps[ZCOMP_PRIO_PRIMARY]);
+	if (ret)
+		pr_err_ratelimited("%s: decompression of a packed object failed: %d\n",
+				   zram->disk->disk_name, ret);
+	return ret;
+}
+
 static bool zram_page_same_filled(struct page *page, unsigned long *value)
 {
 	unsigned long *mem = kmap_local_page(page);
