@@ -114,6 +114,33 @@ int zram_obj_read(struct zram *zram, struct page *page, u32 index)
 }
 
 /**
+ * zram_obj_copy() - copy a slot's compressed object, as it is
+ * @zram: device
+ * @index: slot index (PAGE_SIZE units) of a compressed zsmalloc object
+ *	(not same-filled, not huge, not written back)
+ * @dst: destination of the object's first @split bytes
+ * @split: bytes to copy to @dst, at most the object's size
+ * @dst2: destination of the rest
+ *
+ * For packed writeback, which writes objects without decompressing them.
+ *
+ * Context: slot lock held; never sleeps.
+ */
+void zram_obj_copy(struct zram *zram, u32 index, void *dst,
+		   unsigned int split, void *dst2)
+{
+	unsigned long handle = zram_get_handle(zram, index);
+	unsigned int size = zram_get_obj_size(zram, index);
+	const void *src;
+
+	lockdep_assert_held(&zram->table[index].lock);
+	src = zs_map_object(zram->mem_pool, handle, ZS_MM_RO);
+	memcpy(dst, src, split);
+	memcpy(dst2, src + split, size - split);
+	zs_unmap_object(zram->mem_pool, handle);
+}
+
+/**
  * zram_obj_decompress() - decompress an object held in a buffer
  * @zram: device
  * @src: the compressed object (kernel address)

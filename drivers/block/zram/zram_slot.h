@@ -172,5 +172,13 @@ bool zram_slot_wb_read(struct zram *zram, u32 index, unsigned int mode,
 		       struct page *page);
 bool zram_slot_install_wb(struct zram *zram, u32 index, unsigned int mode,
 			  unsigned long block);
+unsigned int zram_slot_wb_peek(struct zram *zram, u32 index,
+			       unsigned int mode);
+bool zram_slot_wb_read_obj(struct zram *zram, u32 index, unsigned int mode,
+			   unsigned int size, void *dst, unsigned int split,
+			   void *dst2);
+bool zram_slot_install_wb_packed(struct zram *zram, u32 index,
+				 unsigned int mode,
+				 const struct zram_bdev_loc *loc);
 
 #endif /* _ZRAM_SLOT_H_ */
