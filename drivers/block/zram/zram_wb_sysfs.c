@@ -329,6 +329,41 @@ static ssize_t writeback_batch_size_show(struct device *dev,
 	return sysfs_emit(buf, "%u\n", READ_ONCE(zram->wb.batch_size));
 }
 
+/*
+ * compressed_writeback: pack compressed objects into the backing device
+ * (zram_wb.c); upstream's ABI. Set before disksize, like comp_algorithm;
+ * reset turns it off again.
+ */
+static ssize_t compressed_writeback_store(struct device *dev,
+					  struct device_attribute *attr,
+					  const char *buf, size_t len)
+{
+	struct zram *zram = dev_to_zram(dev);
+	bool val;
+	int ret;
+
+	ret = kstrtobool(buf, &val);
+	if (ret)
+		return ret;
+	guard(rwsem_write)(&zram->init_lock);
+	if (zram_init_done(zram))
+		return -EBUSY;
+	if (val && !zram_loc_supported())
+		return -EOPNOTSUPP;
+	zram->wb.compressed = val;
+	return len;
+}
+
+static ssize_t compressed_writeback_show(struct device *dev,
+					 struct device_attribute *attr,
+					 char *buf)
+{
+	struct zram *zram = dev_to_zram(dev);
+
+	guard(rwsem_read)(&zram->init_lock);
+	return sysfs_emit(buf, "%d\n", zram->wb.compressed);
+}
+
 static ssize_t bd_stat_show(struct device *dev, struct device_attribute *attr,
 			    char *buf)
 {
@@ -445,6 +480,8 @@ static DEVICE_ATTR_RW(writeback_batch_size);
 
 static DEVICE_ATTR_RO(bd_stat);
 
+static DEVICE_ATTR_RW(compressed_writeback);
+
 static struct attribute *zram_wb_attrs[] = {
 	&dev_attr_backing_dev.attr,
 	&dev_attr_writeback.attr,
@@ -452,6 +489,7 @@ static struct attribute *zram_wb_attrs[] = {
 	&dev_attr_writeback_limit_enable.attr,
 	&dev_attr_writeback_batch_size.attr,
 	&dev_attr_bd_stat.attr,
+	&dev_attr_compressed_writeback.attr,
 	NULL,
 };
 
