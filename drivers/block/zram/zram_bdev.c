@@ -84,6 +84,15 @@ struct zram_bdev_pread {
  */
 static struct workqueue_struct *zram_bdev_read_wq;
 
+/*
+ * Decompresses packed objects whose reads completed in interrupt context
+ * (zram_bdev_pread_fn()). Per-CPU and WQ_HIGHPRI: the work runs on the
+ * CPU that took the completion as soon as the interrupt returns, with no
+ * wakeup of another CPU, as the read's latency is the work's. Completes
+ * zram bios: WQ_MEM_RECLAIM.
+ */
+static struct workqueue_struct *zram_bdev_decomp_wq;
+
 /**
  * zram_bdev_open - open a backing device exclusively
  * @zram: device that will hold it
@@ -520,7 +529,7 @@ static void zram_bdev_pread_done(struct zram_bdev_pread *pr)
 	bio_endio(parent);
 }
 
-/* zram_bdev_read_wq worker: finishes a packed read that ended in irq. */
+/* zram_bdev_decomp_wq worker: finishes a packed read that ended in irq. */
 static void zram_bdev_pread_fn(struct work_struct *work)
 {
 	zram_bdev_pread_done(container_of(work, struct zram_bdev_pread,
@@ -546,7 +555,7 @@ static void zram_bdev_pread_end(struct zram_bdev_pread *pr,
 	if (in_task() && !irqs_disabled())
 		zram_bdev_pread_done(pr);
 	else
-		queue_work(zram_bdev_read_wq, &pr->work);
+		queue_work(zram_bdev_decomp_wq, &pr->work);
 }
 
 /* Bios a read of @loc takes: one, or two when its blocks are apart. */
@@ -900,7 +909,15 @@ int zram_bdev_module_init(void)
 {
 	zram_bdev_read_wq = alloc_workqueue("zram_bdev_read",
 					    WQ_UNBOUND | WQ_MEM_RECLAIM, 0);
-	return zram_bdev_read_wq ? 0 : -ENOMEM;
+	if (!zram_bdev_read_wq)
+		return -ENOMEM;
+	zram_bdev_decomp_wq = alloc_workqueue("zram_bdev_decomp",
+					      WQ_HIGHPRI | WQ_MEM_RECLAIM, 0);
+	if (!zram_bdev_decomp_wq) {
+		destroy_workqueue(zram_bdev_read_wq);
+		return -ENOMEM;
+	}
+	return 0;
 }
 
 /**
@@ -910,5 +927,6 @@ int zram_bdev_module_init(void)
  */
 void zram_bdev_module_exit(void)
 {
+	destroy_workqueue(zram_bdev_decomp_wq);
 	destroy_workqueue(zram_bdev_read_wq);
 }
