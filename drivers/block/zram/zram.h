@@ -120,7 +120,8 @@ enum zram_pageflags {
 	ZRAM_INCOMPRESSIBLE,
 	/*
 	 * Two bits: priority of the compressor that made the object, 0 for
-	 * the primary one. Set by recompression, cleared with the slot.
+	 * the primary one. Set by recompression, kept by packed writeback
+	 * (the packed object is that compressor's), cleared with the slot.
 	 */
 	ZRAM_COMP_PRIO_BIT0,
 	ZRAM_COMP_PRIO_BIT1,
@@ -149,6 +150,8 @@ enum zram_pageflags {
  *                               when offset + length > PAGE_SIZE: the
  *                               blocks between the first block and the
  *                               second one (0: adjacent)
+ *   ZRAM_COMP_PRIO_BIT0/1       the priority of the compressor that made
+ *                               the object, as in RAM
  * so the second block is handle + 1 + gap. With 4 KiB pages the offset
  * field ends at bit 34 and the gap has 30 bits; on 32-bit machines the
  * offset does not fit and compressed_writeback is refused

@@ -58,6 +58,7 @@ struct zram_bdev_rbio {
  *	holding the first block and the second one
  * @offset: byte offset of the object in @buf
  * @len: its length in bytes
+ * @prio: priority of the compressor that made it
  * @remaining: reads into @buf not yet completed (one or two)
  * @status: an error of one of them, else 0
  * @pin: srcu_down_read() index, released when done
@@ -71,6 +72,7 @@ struct zram_bdev_pread {
 	struct folio *buf;
 	unsigned int offset;
 	unsigned int len;
+	u32 prio;
 	atomic_t remaining;
 	blk_status_t status;
 	int pin;
@@ -515,7 +517,7 @@ static void zram_bdev_pread_done(struct zram_bdev_pread *pr)
 	if (!status) {
 		if (zram_obj_decompress(pr->zram,
 					folio_address(pr->buf) + pr->offset,
-					pr->len, pr->page))
+					pr->len, pr->prio, pr->page))
 			status = BLK_STS_IOERR;
 		flush_dcache_page(pr->page);
 	}
@@ -653,6 +655,7 @@ static int zram_bdev_read_packed_async(struct zram *zram, struct page *page,
 	pr->page = page;
 	pr->offset = loc->offset;
 	pr->len = loc->len;
+	pr->prio = loc->prio;
 	pr->status = BLK_STS_OK;
 	pr->pin = pin;
 	atomic_set(&pr->remaining, nr);
@@ -705,7 +708,7 @@ static int zram_bdev_read_packed_sync(struct zram *zram, struct page *page,
 	}
 	if (!ret)
 		ret = zram_obj_decompress(zram, folio_address(buf) + loc->offset,
-					  loc->len, page);
+					  loc->len, loc->prio, page);
 	folio_put(buf);
 	return ret;
 }

@@ -26,6 +26,8 @@ struct zram;
  * @offset: byte offset of the data in @block
  * @len: bytes of data; PAGE_SIZE for a whole page, which starts at offset
  *	0 of @block and has no @next
+ * @prio: priority of the compressor that made a packed object, which a
+ *	read decompresses it with (0: the primary one); 0 for a whole page
  *
  * Read from the slot with zram_slot_wb_loc() under its slot lock.
  */
@@ -34,6 +36,7 @@ struct zram_bdev_loc {
 	unsigned long next;
 	unsigned int offset;
 	unsigned int len;
+	u32 prio;
 };
 
 #ifdef CONFIG_ZRAM_WRITEBACK

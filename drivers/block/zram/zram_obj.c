@@ -145,26 +145,35 @@ void zram_obj_copy(struct zram *zram, u32 index, void *dst,
  * @zram: device
  * @src: the compressed object (kernel address)
  * @size: its size in bytes
+ * @prio: priority of the compressor that made it (the slot's, kept by
+ *	packed writeback)
  * @page: destination, PAGE_SIZE bytes
  *
- * For packed slots read back from the backing device.
+ * For packed slots read back from the backing device. A slot of priority
+ * @prio exists only while that compressor does: recomp_algorithm is fixed
+ * once the device is initialized, and reset frees every slot first.
  *
  * Context: task context; takes this CPU's compression stream; never
  * sleeps.
- * Return: 0, or the decompressor's negative errno (logged).
+ * Return: 0, -EIO when no compressor has @prio, or the decompressor's
+ * negative errno (logged).
  */
 int zram_obj_decompress(struct zram *zram, const void *src, unsigned int size,
-			struct page *page)
+			u32 prio, struct page *page)
 {
+	struct zcomp *comp;
 	struct zcomp_strm *zstrm;
 	void *dst;
 	int ret;
 
-	zstrm = zcomp_stream_get(zram->comps[ZCOMP_PRIO_PRIMARY]);
+	if (WARN_ON_ONCE(prio >= ZCOMP_MAX_PRIOS || !zram->comps[prio]))
+		return -EIO;
+	comp = zram->comps[prio];
+	zstrm = zcomp_stream_get(comp);
 	dst = kmap_local_page(page);
 	ret = zcomp_decompress(zstrm, src, size, dst);
 	kunmap_local(dst);
-	zcomp_stream_put(zram->comps[ZCOMP_PRIO_PRIMARY]);
+	zcomp_stream_put(comp);
 	if (ret)
 		pr_err_ratelimited("%s: decompression of a packed object failed: %d\n",
 				   zram->disk->disk_name, ret);

@@ -56,6 +56,6 @@ int zram_obj_recompress(struct zram *zram, u32 index, struct page *page,
 void zram_obj_copy(struct zram *zram, u32 index, void *dst,
 		   unsigned int split, void *dst2);
 int zram_obj_decompress(struct zram *zram, const void *src, unsigned int size,
-			struct page *page);
+			u32 prio, struct page *page);
 
 #endif /* _ZRAM_OBJ_H_ */

@@ -50,6 +50,19 @@ static void zram_set_obj_size(struct zram *zram, u32 index,
 	zram->table[index].flags = (flags & ~ZRAM_OBJ_SIZE_MASK) | size;
 }
 
+/*
+ * Records @prio, the priority of the compressor that made the slot's
+ * object, in its two ZRAM_COMP_PRIO_* bits (clear after zram_slot_free()).
+ * Inline: unused when neither recompression nor writeback is built in.
+ */
+static inline void zram_slot_set_prio(struct zram *zram, u32 index, u32 prio)
+{
+	if (prio & BIT(0))
+		zram_set_flag(zram, index, ZRAM_COMP_PRIO_BIT0);
+	if (prio & BIT(1))
+		zram_set_flag(zram, index, ZRAM_COMP_PRIO_BIT1);
+}
+
 /* Last access time (CONFIG_ZRAM_TRACK_ENTRY_ACTIME); slot lock held. */
 #ifdef CONFIG_ZRAM_TRACK_ENTRY_ACTIME
 static void zram_slot_set_actime(struct zram *zram, u32 index, ktime_t time)
@@ -281,10 +294,7 @@ static void zram_slot_install_recompressed(struct zram *zram, u32 index,
 	zram_slot_free(zram, index);
 	zram_set_handle(zram, index, obj->handle);
 	zram_set_obj_size(zram, index, obj->size);
-	if (obj->prio & BIT(0))
-		zram_set_flag(zram, index, ZRAM_COMP_PRIO_BIT0);
-	if (obj->prio & BIT(1))
-		zram_set_flag(zram, index, ZRAM_COMP_PRIO_BIT1);
+	zram_slot_set_prio(zram, index, obj->prio);
 	atomic64_add(obj->size, &zram->stats.compr_data_size);
 	atomic64_inc(&zram->stats.pages_stored);
 	zram_slot_set_actime(zram, index, actime);
@@ -576,7 +586,11 @@ bool zram_slot_wb_read_obj(struct zram *zram, u32 index, unsigned int mode,
  * A slot still selected frees its RAM copy and becomes ZRAM_WB |
  * ZRAM_PACKED at @loc (encoded as "Packed slots" in zram.h describes),
  * taking one of the object counts zram_bdev_pack_hold() gave its blocks.
- * A slot that changed since it was copied only loses its selection.
+ * It keeps the priority of the compressor that made the object, which is
+ * the one written: any change of the slot since the copy dropped its
+ * selection, and recompression waits for zram.pp_lock. Reads decompress
+ * with it (zram_slot_wb_loc()). A slot that changed since it was copied
+ * only loses its selection.
  *
  * Context: task context (a writeback's commit work, while the writer holds
  * zram.pp_lock); takes the slot lock.
@@ -595,10 +609,13 @@ bool zram_slot_install_wb_packed(struct zram *zram, u32 index,
 		return false;
 	zram_slot_lock(zram, index);
 	if (zram_slot_wb_selected(zram, index, mode)) {
+		u32 prio = zram_slot_get_prio(zram, index);
+
 		/* Clears ZRAM_WB_SELECTED and the stats of the RAM copy. */
 		zram_slot_free(zram, index);
 		zram_set_flag(zram, index, ZRAM_WB);
 		zram_set_flag(zram, index, ZRAM_PACKED);
+		zram_slot_set_prio(zram, index, prio);
 		zram_set_handle(zram, index, loc->block);
 		zram_set_obj_size(zram, index, loc->len);
 		zram_set_loc(zram, index, loc->offset, gap);

@@ -63,9 +63,11 @@ static inline void zram_slot_wb_loc(struct zram *zram, u32 index,
 	loc->next = 0;
 	loc->offset = 0;
 	loc->len = PAGE_SIZE;
+	loc->prio = 0;
 	if (!(flags & BIT(ZRAM_PACKED)))
 		return;
 	loc->len = flags & ZRAM_OBJ_SIZE_MASK;
+	loc->prio = zram_slot_get_prio(zram, index);
 	loc->offset = zram_loc_offset(flags);
 	if (loc->offset + loc->len > PAGE_SIZE)
 		loc->next = loc->block + 1 + zram_loc_gap(flags);

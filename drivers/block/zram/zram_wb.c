@@ -1122,6 +1122,8 @@ static void zram_wb_obj_loc(const struct zram_wb_req *req,
 	loc->offset = offset_in_page(obj->pos);
 	loc->len = obj->len;
 	loc->next = 0;
+	/* Not used to install: the slot keeps its own priority. */
+	loc->prio = 0;
 	if (loc->offset + loc->len > PAGE_SIZE)
 		loc->next = req->blocks[i + 1];
 }
