@@ -14,8 +14,13 @@ import os
 import statistics
 import sys
 
-WB_DRIVERS = ["stock", "ours-upstream-like", "ours"]
-IO_DRIVERS = ["stock", "ours"]
+WB_DRIVERS = ["stock", "ours-upstream-like", "ours", "ours-packed"]
+# ratio columns of the writeback tables: (numerator, denominator, title)
+WB_RATIOS = [("ours", "stock", "ours/stock"),
+             ("ours", "ours-upstream-like", "ours/upstream-like"),
+             ("ours-packed", "ours", "packed/ours"),
+             ("ours-packed", "ours-upstream-like", "packed/upstream-like")]
+IO_DRIVERS = ["stock", "ours", "ours-packed"]
 WB_METRICS = ["wall_s", "sys_s", "sys_all_s", "mbps", "pct_dev_bw",
               "bd_writes", "setup_wb_s", "setup_discarded"]
 IO_METRICS = ["iops", "ctx", "slat_p99_us", "clat_p99_us", "clat_mean_us",
@@ -32,7 +37,11 @@ LEGEND = [
     "setup_wb_s: untimed writeback of 2x the data + 1 MiB that fragments the "
     "bitmap (setup_discarded: pages it left in RAM, discarded);",
     "io: fio 4 KiB, O_DIRECT, 2 jobs, io_uring qd16 / psync "
-    "(psync has no slat).",
+    "(psync has no slat);",
+    "ours-packed: ours with compressed_writeback (objects packed into "
+    "blocks); its fragmented setup writes incompressible data;",
+    "io randreadwb: io_uring randread of data written back to a "
+    "flash-model null_blk (suite iowb).",
 ]
 PAGE = 4096
 MIB = 1 << 20
@@ -105,7 +114,7 @@ def writeback_records(raw, bw):
 
 
 def io_values(job, rw):
-    d = job["read" if rw == "randread" else "write"]
+    d = job["read" if rw.startswith("randread") else "write"]
     pct = "99.000000"
     return {
         "iops": d["iops"],
@@ -184,14 +193,18 @@ def writeback_table(recs):
         lines.append("writeback: device %s (fio seq write 128k qd8: %s "
                      "MiB/s), bitmap %s" % (dev, fmt(bw and bw["median"]),
                                             bitmap))
-        head = ["metric"] + WB_DRIVERS + ["ours/stock", "ours/upstream-like"]
+        drivers = [d for d in WB_DRIVERS
+                   if any((dev, bitmap, d, m) in idx for m in WB_METRICS)]
+        ratios = [q for q in WB_RATIOS
+                  if q[0] in drivers and q[1] in drivers]
+        head = ["metric"] + drivers + [q[2] for q in ratios]
         rows = []
         for m in WB_METRICS:
-            r = [idx.get((dev, bitmap, d, m)) for d in WB_DRIVERS]
-            if not any(r):
+            r = {d: idx.get((dev, bitmap, d, m)) for d in drivers}
+            if not any(r.values()):
                 continue
-            rows.append([m] + [cell(x) for x in r] +
-                        [ratio(r[2], r[0]), ratio(r[2], r[1])])
+            rows.append([m] + [cell(r[d]) for d in drivers] +
+                        [ratio(r[a], r[b]) for a, b, _ in ratios])
         lines += table(head, rows)
     return lines
 
@@ -201,13 +214,17 @@ def io_table(recs):
            for r in recs}
     lines = []
     for engine, rw in sorted({(r["engine"], r["rw"]) for r in recs}):
+        drivers = [d for d in IO_DRIVERS
+                   if (engine, rw, d, "iops") in idx]
         lines.append("")
         lines.append("io: %s %s 4k, 2 jobs" % (engine, rw))
-        head = ["metric"] + IO_DRIVERS + ["ours/stock"]
+        head = ["metric"] + drivers + ["%s/%s" % (d, drivers[0])
+                                       for d in drivers[1:]]
         rows = []
         for m in IO_METRICS:
-            r = [idx.get((engine, rw, d, m)) for d in IO_DRIVERS]
-            rows.append([m] + [cell(x) for x in r] + [ratio(r[1], r[0])])
+            r = [idx.get((engine, rw, d, m)) for d in drivers]
+            rows.append([m] + [cell(x) for x in r] +
+                        [ratio(x, r[0]) for x in r[1:]])
         lines += table(head, rows)
     return lines
 

@@ -3,8 +3,9 @@
 #
 # `make bench`: stock zram.ko vs ours in one VM boot (QEMU/TCG), suites
 # "writeback" (idle writeback to null_blk flash/NVMe models and a virtio-blk
-# disk; fresh, fragmented and randomly fragmented bitmap) and "io" (fio
-# 4 KiB random I/O).
+# disk; fresh, fragmented and randomly fragmented bitmap), "io" (fio
+# 4 KiB random I/O) and "iowb" (fio 4 KiB random reads of written-back
+# data, ours vs ours-packed).
 # Prints a table and, on the last line, the path of the JSON results.
 #
 # Usage: tools/bench/run.sh [--stock-as-ours] [--quick]
@@ -20,14 +21,16 @@
 #                        12 min
 #   BENCH_RUNS [3]       runs per case
 #   BENCH_DEVBW_SECS [5] fio run measuring each backing device's bandwidth
-#   BENCH_SUITES ["writeback io"]
+#   BENCH_SUITES ["writeback io iowb"]
 #   BENCH_DEVICES ["flash nvme virtio"]
 #   BENCH_BITMAPS ["fresh fragmented random"]  fragmented: every other
 #                        block used; random: a random half of them
 #   BENCH_VIRTIO_BITMAPS ["fresh"]  bitmaps on the virtio disk (its
 #                        fragmented cases cost ~4 min per run)
-#   BENCH_DRIVERS ["stock ours-upstream-like ours"]
+#   BENCH_DRIVERS ["stock ours-upstream-like ours ours-packed"]
+#                        ours-packed: ours with compressed_writeback
 #   BENCH_IO_MB [128]    BENCH_IO_SECS [10]  BENCH_IO_ENGINES ["io_uring psync"]
+#   BENCH_IOWB_DRIVERS ["ours ours-packed"]  drivers of suite iowb
 #   BENCH_UL_BIO_KNOB    debugfs knob for one page per bio (auto-detected)
 #   BENCH_TIMEOUT [9000] seconds before the VM is killed
 #   ZRAM_KO              our module as the host sees it
@@ -53,11 +56,12 @@ while [ $# -gt 0 ]; do
 	esac
 done
 
-: "${BENCH_MB:=512}" "${BENCH_RUNS:=3}" "${BENCH_SUITES:=writeback io}"
+: "${BENCH_MB:=512}" "${BENCH_RUNS:=3}" "${BENCH_SUITES:=writeback io iowb}"
 : "${BENCH_DEVICES:=flash nvme virtio}"
 : "${BENCH_BITMAPS:=fresh fragmented random}"
 : "${BENCH_VIRTIO_BITMAPS:=fresh}" "${BENCH_DEVBW_SECS:=5}"
-: "${BENCH_DRIVERS:=stock ours-upstream-like ours}"
+: "${BENCH_DRIVERS:=stock ours-upstream-like ours ours-packed}"
+: "${BENCH_IOWB_DRIVERS:=ours ours-packed}"
 : "${BENCH_IO_MB:=128}" "${BENCH_IO_SECS:=10}"
 : "${BENCH_IO_ENGINES:=io_uring psync}" "${BENCH_TIMEOUT:=9000}"
 ko=${ZRAM_KO:-$repo/drivers/block/zram/zram.ko}
@@ -93,7 +97,8 @@ trap cleanup EXIT
 envs=()
 for v in BENCH_MB BENCH_RUNS BENCH_SUITES BENCH_DEVICES BENCH_BITMAPS \
 	BENCH_VIRTIO_BITMAPS BENCH_DEVBW_SECS \
-	BENCH_DRIVERS BENCH_IO_MB BENCH_IO_SECS BENCH_IO_ENGINES; do
+	BENCH_DRIVERS BENCH_IO_MB BENCH_IO_SECS BENCH_IO_ENGINES \
+	BENCH_IOWB_DRIVERS; do
 	envs+=(--env "$v=${!v}")
 done
 # The guest loads a snapshot, so a rebuild during the run changes nothing.

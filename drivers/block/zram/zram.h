@@ -88,8 +88,19 @@ struct zram;
 enum zram_pageflags {
 	/* Core: page is one repeated unsigned long; handle is that value. */
 	ZRAM_SAME = ZRAM_FLAG_SHIFT,
-	/* Writeback: data is on the backing device; handle is the block. */
+	/*
+	 * Writeback: data is on the backing device; handle is its (first)
+	 * block. Without ZRAM_PACKED the data is the whole page, alone in
+	 * that block.
+	 */
 	ZRAM_WB,
+	/*
+	 * Writeback, only with ZRAM_WB: the data is the slot's compressed
+	 * object, packed with others into backing device blocks (see "Packed
+	 * slots" below). Set by zram_slot_install_wb_packed(), cleared with
+	 * ZRAM_WB by zram_slot_free().
+	 */
+	ZRAM_PACKED,
 	/*
 	 * Writeback: selected by the running writeback, not yet committed.
 	 * Set and cleared by zram_slot_wb_*() for the writer that holds
@@ -109,18 +120,89 @@ enum zram_pageflags {
 	ZRAM_INCOMPRESSIBLE,
 	/*
 	 * Two bits: priority of the compressor that made the object, 0 for
-	 * the primary one. Set by recompression, cleared with the slot.
+	 * the primary one. Set by recompression, kept by packed writeback
+	 * (the packed object is that compressor's), cleared with the slot.
 	 */
 	ZRAM_COMP_PRIO_BIT0,
 	ZRAM_COMP_PRIO_BIT1,
 	__NR_ZRAM_PAGEFLAGS,
 };
 
+/*
+ * Packed slots (compressed_writeback). A writeback request reserves one
+ * or more extents of backing device blocks and numbers their blocks in
+ * order: its block sequence. It writes the compressed objects of the
+ * slots it carries back to back from the first byte of that sequence, so
+ * an object lies in one block or runs from the end of one block into the
+ * next block of the sequence: a read touches at most two blocks. The next
+ * block is the adjacent one within an extent; across extents it may lie
+ * further on (never before), and the object only runs into it when the
+ * gap fits the field below; otherwise the object starts in a fresh block.
+ * Slots stored as whole pages (ZRAM_HUGE) get whole blocks of their own
+ * after the packed ones. Unused bytes are written as zeroes.
+ *
+ * A packed slot (ZRAM_WB | ZRAM_PACKED) keeps:
+ *   handle                      the object's first block (never 0)
+ *   flags & ZRAM_OBJ_SIZE_MASK  its length in bytes (below PAGE_SIZE)
+ *   flags bits [ZRAM_LOC_OFF_SHIFT, ZRAM_LOC_GAP_SHIFT)
+ *                               its byte offset in the first block
+ *   flags bits [ZRAM_LOC_GAP_SHIFT, BITS_PER_LONG)
+ *                               when offset + length > PAGE_SIZE: the
+ *                               blocks between the first block and the
+ *                               second one (0: adjacent)
+ *   ZRAM_COMP_PRIO_BIT0/1       the priority of the compressor that made
+ *                               the object, as in RAM
+ * so the second block is handle + 1 + gap. With 4 KiB pages the offset
+ * field ends at bit 34 and the gap has 30 bits; on 32-bit machines the
+ * offset does not fit and compressed_writeback is refused
+ * (zram_loc_supported()). Each block holding packed objects counts its
+ * live objects (zram_bdev.c) and is freed with the last one.
+ */
+#define ZRAM_LOC_OFF_SHIFT	__NR_ZRAM_PAGEFLAGS
+#define ZRAM_LOC_GAP_SHIFT	(ZRAM_LOC_OFF_SHIFT + PAGE_SHIFT)
+
+/* The packed location fields fit zram_table_entry.flags. */
+static inline bool zram_loc_supported(void)
+{
+	return ZRAM_LOC_GAP_SHIFT <= BITS_PER_LONG;
+}
+
+/*
+ * Largest gap between the blocks of an object that the flags can hold (0
+ * when the field has no bits). Two shifts, each below BITS_PER_LONG.
+ */
+static inline unsigned long zram_loc_gap_max(void)
+{
+	return (ULONG_MAX >> ZRAM_LOC_OFF_SHIFT) >> PAGE_SHIFT;
+}
+
+/* The gap field of a packed slot's flags. */
+static inline unsigned long zram_loc_gap(unsigned long flags)
+{
+	return (flags >> ZRAM_LOC_OFF_SHIFT) >> PAGE_SHIFT;
+}
+
+/* The offset field of a packed slot's flags. */
+static inline unsigned int zram_loc_offset(unsigned long flags)
+{
+	return (flags >> ZRAM_LOC_OFF_SHIFT) & (PAGE_SIZE - 1);
+}
+
+/* Flags bits holding @offset and @gap, see "Packed slots". */
+static inline unsigned long zram_loc_flags(unsigned int offset,
+					   unsigned long gap)
+{
+	return ((unsigned long)offset | (gap << PAGE_SHIFT)) <<
+	       ZRAM_LOC_OFF_SHIFT;
+}
+
 /**
  * struct zram_table_entry - one slot, i.e. one PAGE_SIZE block of the disk
  * @handle: zsmalloc handle; or the fill value for ZRAM_SAME; or the backing
- *	device block number for ZRAM_WB; 0 when empty
- * @flags: object size (low ZRAM_FLAG_SHIFT bits) and enum zram_pageflags
+ *	device block number for ZRAM_WB (the first one of a packed object);
+ *	0 when empty
+ * @flags: object size (low ZRAM_FLAG_SHIFT bits), enum zram_pageflags, and
+ *	for a packed slot its location fields (see "Packed slots")
  * @lock: the slot lock; protects every field of this entry. A spinlock: it
  *	is held only for short, non-sleeping work (free, copy, decompress).
  *	It is never taken from hard or soft interrupt context, and no other
@@ -157,6 +239,12 @@ struct zram_stats {
 	atomic64_t bd_count;		/* blocks in use on the backing device */
 	atomic64_t bd_reads;		/* blocks read from the backing device */
 	atomic64_t bd_writes;		/* blocks written to the backing dev */
+	atomic64_t wb_bios_large_folio;	/* writeback bios of one folio */
+	atomic64_t wb_bios_order0_folios; /* ... of order-0 folios */
+	atomic64_t pk_objects;		/* slots stored packed */
+	atomic64_t pk_bytes;		/* bytes of their objects */
+	atomic64_t pk_blocks;		/* blocks holding packed objects */
+	atomic64_t pk_dead_bytes;	/* bytes of freed objects in those */
 #endif
 };
 

@@ -17,28 +17,66 @@
 #include <linux/workqueue.h>
 
 #include "zram_extent.h"
+#include "zram_obj.h"
 #include "zram_slot.h"
+
+struct zram_bdev_pread;
 
 /**
  * struct zram_bdev_rbio - a backing device read chained to a zram bio
  * @zram: the device, whose backing.read_srcu @pin belongs to
- * @parent: the zram bio, completed after this read
- * @page: destination page
- * @block: backing device block read
+ * @parent: the zram bio, completed after this read (not with @pread)
+ * @pread: the packed slot read this read is part of, which completes
+ *	the zram bio and owns the pin; or NULL
+ * @page: destination page (the first one, for a @len beyond PAGE_SIZE)
+ * @len: bytes read: PAGE_SIZE, or two adjacent blocks of a packed object
+ * @block: backing device block read (the first one)
  * @retry: runs zram_bdev_read_retry_fn() when the backing device refused
  *	a REQ_NOWAIT read with BLK_STS_AGAIN
- * @pin: srcu_down_read() index, released at completion
+ * @pin: srcu_down_read() index, released at completion (not with @pread)
  * @bio: the read; last, allocated from backing.read_bs with the fields above as
  *	front pad
  */
 struct zram_bdev_rbio {
 	struct zram *zram;
 	struct bio *parent;
+	struct zram_bdev_pread *pread;
 	struct page *page;
+	unsigned int len;
 	unsigned long block;
 	struct work_struct retry;
 	int pin;
 	struct bio bio;
+};
+
+/**
+ * struct zram_bdev_pread - a read of a packed slot chained to a zram bio
+ * @zram: the device, whose backing.read_srcu @pin belongs to
+ * @parent: the zram bio, completed once the object is decompressed
+ * @page: destination page
+ * @buf: the object's block(s): an order-0 folio, or an order-1 folio
+ *	holding the first block and the second one
+ * @offset: byte offset of the object in @buf
+ * @len: its length in bytes
+ * @prio: priority of the compressor that made it
+ * @remaining: reads into @buf not yet completed (one or two)
+ * @status: an error of one of them, else 0
+ * @pin: srcu_down_read() index, released when done
+ * @work: runs zram_bdev_pread_fn() when the last read completed in
+ *	interrupt context
+ */
+struct zram_bdev_pread {
+	struct zram *zram;
+	struct bio *parent;
+	struct page *page;
+	struct folio *buf;
+	unsigned int offset;
+	unsigned int len;
+	u32 prio;
+	atomic_t remaining;
+	blk_status_t status;
+	int pin;
+	struct work_struct work;
 };
 
 /*
@@ -47,6 +85,15 @@ struct zram_bdev_rbio {
  * complete zram bios: WQ_MEM_RECLAIM.
  */
 static struct workqueue_struct *zram_bdev_read_wq;
+
+/*
+ * Decompresses packed objects whose reads completed in interrupt context
+ * (zram_bdev_pread_fn()). Per-CPU and WQ_HIGHPRI: the work runs on the
+ * CPU that took the completion as soon as the interrupt returns, with no
+ * wakeup of another CPU, as the read's latency is the work's. Completes
+ * zram bios: WQ_MEM_RECLAIM.
+ */
+static struct workqueue_struct *zram_bdev_decomp_wq;
 
 /**
  * zram_bdev_open - open a backing device exclusively
@@ -99,6 +146,7 @@ void zram_bdev_release(struct zram *zram)
 		bdev_fput(bd->bdev_file);
 	/* Also frees free_pending and free_staged: one allocation. */
 	kvfree(bd->bitmap);
+	kvfree(bd->pack);
 	kfree(bd->bdev_path);
 	bd->bdev_file = NULL;
 	bd->bdev = NULL;
@@ -106,6 +154,7 @@ void zram_bdev_release(struct zram *zram)
 	bd->bitmap = NULL;
 	bd->free_pending = NULL;
 	bd->free_staged = NULL;
+	bd->pack = NULL;
 	bd->nr_blocks = 0;
 }
 
@@ -264,9 +313,13 @@ bool zram_bdev_harvest(struct zram *zram)
 	return true;
 }
 
-/* Reads one block into @page and waits for it. Process context, sleeps. */
+/*
+ * Reads @len bytes (whole blocks) from @block on into @page (and the pages
+ * after it, for a multi-page folio) and waits for them. Process context,
+ * sleeps.
+ */
 static int zram_bdev_read_wait(struct block_device *bdev, struct page *page,
-			       unsigned long block)
+			       unsigned int len, unsigned long block)
 {
 	struct bio_vec bvec;
 	struct bio bio;
@@ -274,7 +327,7 @@ static int zram_bdev_read_wait(struct block_device *bdev, struct page *page,
 
 	bio_init(&bio, bdev, &bvec, 1, REQ_OP_READ);
 	bio.bi_iter.bi_sector = zram_bdev_block_sector(block);
-	__bio_add_page(&bio, page, PAGE_SIZE, 0);
+	__bio_add_page(&bio, page, len, 0);
 	ret = submit_bio_wait(&bio);
 	bio_uninit(&bio);
 	return ret;
@@ -285,6 +338,7 @@ static int zram_bdev_read_wait(struct block_device *bdev, struct page *page,
  * @work: runs zram_bdev_sync_read_fn()
  * @bdev: backing device
  * @page: destination page
+ * @len: bytes to read, whole blocks
  * @block: backing device block
  * @error: result, 0 or -errno
  */
@@ -292,6 +346,7 @@ struct zram_bdev_sync_read {
 	struct work_struct work;
 	struct block_device *bdev;
 	struct page *page;
+	unsigned int len;
 	unsigned long block;
 	int error;
 };
@@ -301,7 +356,8 @@ static void zram_bdev_sync_read_fn(struct work_struct *work)
 	struct zram_bdev_sync_read *rd =
 		container_of(work, struct zram_bdev_sync_read, work);
 
-	rd->error = zram_bdev_read_wait(rd->bdev, rd->page, rd->block);
+	rd->error = zram_bdev_read_wait(rd->bdev, rd->page, rd->len,
+					rd->block);
 }
 
 /*
@@ -312,16 +368,18 @@ static void zram_bdev_sync_read_fn(struct work_struct *work)
  * them is allowed. Elsewhere (a worker finishing a bio) wait in place.
  */
 static int zram_bdev_read_sync(struct zram *zram, struct page *page,
-			       unsigned long block)
+			       unsigned int len, unsigned long block)
 {
 	struct zram_bdev_sync_read rd = {
 		.bdev = zram->backing.bdev,
 		.page = page,
+		.len = len,
 		.block = block,
 	};
 
 	if (!current->bio_list)
-		return zram_bdev_read_wait(zram->backing.bdev, page, block);
+		return zram_bdev_read_wait(zram->backing.bdev, page, len,
+					   block);
 	INIT_WORK_ONSTACK(&rd.work, zram_bdev_sync_read_fn);
 	queue_work(zram_bdev_read_wq, &rd.work);
 	flush_work(&rd.work);
@@ -348,7 +406,7 @@ static void zram_bdev_rbio_prep(struct zram_bdev_rbio *rbio)
 
 	bio->bi_iter.bi_sector = zram_bdev_block_sector(rbio->block);
 	bio->bi_end_io = zram_bdev_read_end_io;
-	__bio_add_page(bio, rbio->page, PAGE_SIZE, 0);
+	__bio_add_page(bio, rbio->page, rbio->len, 0);
 }
 
 /*
@@ -374,13 +432,23 @@ static void zram_bdev_read_retry_fn(struct work_struct *work)
  * may already be partly served, so it is read again from a worker (see
  * the nowait contract in zram_drv.c). Any context, including hard irq.
  */
+static void zram_bdev_pread_end(struct zram_bdev_pread *pr,
+				blk_status_t status);
+
 static void zram_bdev_read_end_io(struct bio *bio)
 {
 	struct zram_bdev_rbio *rbio = container_of(bio, struct zram_bdev_rbio, bio);
+	struct zram_bdev_pread *pr = rbio->pread;
 	struct bio *parent = rbio->parent;
+	blk_status_t status = bio->bi_status;
 
-	if (bio->bi_status == BLK_STS_AGAIN && (bio->bi_opf & REQ_NOWAIT)) {
+	if (status == BLK_STS_AGAIN && (bio->bi_opf & REQ_NOWAIT)) {
 		queue_work(zram_bdev_read_wq, &rbio->retry);
+		return;
+	}
+	if (pr) {
+		bio_put(bio);
+		zram_bdev_pread_end(pr, status);
 		return;
 	}
 	/* For sparse: the pin zram_bdev_read_async() handed over. */
@@ -422,7 +490,9 @@ static int zram_bdev_read_async(struct zram *zram, struct page *page,
 	rbio = container_of(bio, struct zram_bdev_rbio, bio);
 	rbio->zram = zram;
 	rbio->parent = parent;
+	rbio->pread = NULL;
 	rbio->page = page;
+	rbio->len = PAGE_SIZE;
 	rbio->block = block;
 	rbio->pin = pin;
 	INIT_WORK(&rbio->retry, zram_bdev_read_retry_fn);
@@ -432,6 +502,215 @@ static int zram_bdev_read_async(struct zram *zram, struct page *page,
 	__release(&zram->backing.read_srcu);
 	submit_bio(bio);
 	return 0;
+}
+
+/*
+ * Finishes a packed slot read whose block reads all completed: decompresses
+ * the object (unless a read failed), drops the pin and completes the zram
+ * bio, passing an error on to it. Process context; never sleeps.
+ */
+static void zram_bdev_pread_done(struct zram_bdev_pread *pr)
+{
+	struct bio *parent = pr->parent;
+	blk_status_t status = pr->status;
+
+	if (!status) {
+		if (zram_obj_decompress(pr->zram,
+					folio_address(pr->buf) + pr->offset,
+					pr->len, pr->prio, pr->page))
+			status = BLK_STS_IOERR;
+		flush_dcache_page(pr->page);
+	}
+	if (status && !parent->bi_status)
+		parent->bi_status = status;
+	folio_put(pr->buf);
+	/* For sparse: the pin zram_bdev_read_packed_async() handed over. */
+	__acquire(&pr->zram->backing.read_srcu);
+	zram_bdev_read_unpin(pr->zram, pr->pin);
+	kfree(pr);
+	bio_endio(parent);
+}
+
+/* zram_bdev_decomp_wq worker: finishes a packed read that ended in irq. */
+static void zram_bdev_pread_fn(struct work_struct *work)
+{
+	zram_bdev_pread_done(container_of(work, struct zram_bdev_pread,
+					  work));
+}
+
+/*
+ * One block read of a packed slot read completed with @status. The last
+ * one finishes the read: decompression needs process context (the
+ * compression streams are not for interrupts), so a completion in
+ * interrupt context hands it to a worker; one in task context with
+ * interrupts on (a backing device that completes in the submitter's
+ * context) finishes in place. Any context, including hard irq.
+ */
+static void zram_bdev_pread_end(struct zram_bdev_pread *pr,
+				blk_status_t status)
+{
+	/* Two reads may fail at once: either error will do. */
+	if (status)
+		WRITE_ONCE(pr->status, status);
+	if (!atomic_dec_and_test(&pr->remaining))
+		return;
+	if (in_task() && !irqs_disabled())
+		zram_bdev_pread_done(pr);
+	else
+		queue_work(zram_bdev_decomp_wq, &pr->work);
+}
+
+/* Bios a read of @loc takes: one, or two when its blocks are apart. */
+static unsigned int zram_bdev_loc_bios(const struct zram_bdev_loc *loc)
+{
+	return loc->next && loc->next != loc->block + 1 ? 2 : 1;
+}
+
+/* Blocks a read of @loc reads. */
+static unsigned int zram_bdev_loc_blocks(const struct zram_bdev_loc *loc)
+{
+	return loc->next ? 2 : 1;
+}
+
+/* Points block read @i of packed read @pr at its block and buffer page. */
+static void zram_bdev_pread_rbio(struct zram_bdev_pread *pr,
+				 struct zram_bdev_rbio *rbio,
+				 const struct zram_bdev_loc *loc, unsigned int i)
+{
+	rbio->zram = pr->zram;
+	rbio->parent = NULL;
+	rbio->pread = pr;
+	rbio->page = folio_page(pr->buf, i);
+	rbio->len = folio_size(pr->buf);
+	rbio->block = loc->block;
+	if (zram_bdev_loc_bios(loc) == 2) {
+		rbio->len = PAGE_SIZE;
+		rbio->block = i ? loc->next : loc->block;
+	}
+	rbio->pin = 0;
+	INIT_WORK(&rbio->retry, zram_bdev_read_retry_fn);
+	zram_bdev_rbio_prep(rbio);
+}
+
+/* A chained read of one block (or two adjacent ones). */
+static struct zram_bdev_rbio *zram_bdev_rbio_alloc(struct zram *zram,
+						   bool nowait)
+{
+	blk_opf_t opf = REQ_OP_READ | (nowait ? REQ_NOWAIT : 0);
+	gfp_t gfp = nowait ? GFP_NOWAIT : GFP_NOIO;
+	struct bio *bio;
+
+	bio = bio_alloc_bioset(zram->backing.bdev, 1, opf, gfp,
+			       &zram->backing.read_bs);
+	return bio ? container_of(bio, struct zram_bdev_rbio, bio) : NULL;
+}
+
+/**
+ * zram_bdev_read_packed_async - read a packed slot, chained to a zram bio
+ * @zram: device with a backing device
+ * @page: destination page
+ * @loc: the slot's location; @loc->len < PAGE_SIZE
+ * @pin: from zram_bdev_read_pin(); handed to the read, or dropped on error
+ * @parent: the zram bio
+ * @nowait: a REQ_NOWAIT bio: nothing may wait
+ *
+ * Reads the object's block(s) into a buffer folio with one bio, or two
+ * when they are apart; the last completion decompresses (in process
+ * context) and completes @parent. With @nowait everything is allocated
+ * before anything is issued, so a refusal changes nothing; without, each
+ * bio is issued before the next one is allocated (the bio_set's rescuer
+ * then issues it should the mempool have to wait).
+ *
+ * Context: as zram_bdev_read() with a @parent.
+ * Return: 0, -EAGAIN (@nowait: no nowait support or memory short) or
+ * -ENOMEM.
+ */
+static int zram_bdev_read_packed_async(struct zram *zram, struct page *page,
+				       const struct zram_bdev_loc *loc,
+				       int pin, struct bio *parent,
+				       bool nowait)
+	__releases(&zram->backing.read_srcu)
+{
+	unsigned int i, nr = zram_bdev_loc_bios(loc);
+	gfp_t gfp = nowait ? GFP_NOWAIT : GFP_NOIO;
+	struct zram_bdev_rbio *rbio[2] = { };
+	struct zram_bdev_pread *pr;
+	int err = nowait ? -EAGAIN : -ENOMEM;
+
+	if (nowait && !bdev_nowait(zram->backing.bdev))
+		goto out_unpin;
+	pr = kmalloc(sizeof(*pr), gfp);
+	if (!pr)
+		goto out_unpin;
+	pr->buf = folio_alloc(gfp, loc->next ? 1 : 0);
+	if (!pr->buf)
+		goto out_free_pr;
+	for (i = 0; nowait && i < nr; i++) {
+		rbio[i] = zram_bdev_rbio_alloc(zram, true);
+		if (!rbio[i])
+			goto out_put_bios;
+	}
+	pr->zram = zram;
+	pr->parent = parent;
+	pr->page = page;
+	pr->offset = loc->offset;
+	pr->len = loc->len;
+	pr->prio = loc->prio;
+	pr->status = BLK_STS_OK;
+	pr->pin = pin;
+	atomic_set(&pr->remaining, nr);
+	INIT_WORK(&pr->work, zram_bdev_pread_fn);
+	bio_inc_remaining(parent);
+	/* The pin now belongs to @pr: zram_bdev_pread_done() drops it. */
+	__release(&zram->backing.read_srcu);
+	for (i = 0; i < nr; i++) {
+		if (!rbio[i])
+			rbio[i] = zram_bdev_rbio_alloc(zram, false);
+		zram_bdev_pread_rbio(pr, rbio[i], loc, i);
+		submit_bio(&rbio[i]->bio);
+	}
+	return 0;
+
+out_put_bios:
+	for (i = 0; i < nr; i++) {
+		if (rbio[i])
+			bio_put(&rbio[i]->bio);
+	}
+	folio_put(pr->buf);
+out_free_pr:
+	kfree(pr);
+out_unpin:
+	zram_bdev_read_unpin(zram, pin);
+	return err;
+}
+
+/*
+ * Reads a packed slot synchronously: its block(s) into a buffer, then
+ * decompresses. Process context, sleeps; returns 0 or -errno.
+ */
+static int zram_bdev_read_packed_sync(struct zram *zram, struct page *page,
+				      const struct zram_bdev_loc *loc)
+{
+	struct folio *buf = folio_alloc(GFP_NOIO, loc->next ? 1 : 0);
+	int ret;
+
+	if (!buf)
+		return -ENOMEM;
+	if (zram_bdev_loc_bios(loc) == 1) {
+		ret = zram_bdev_read_sync(zram, folio_page(buf, 0),
+					  folio_size(buf), loc->block);
+	} else {
+		ret = zram_bdev_read_sync(zram, folio_page(buf, 0), PAGE_SIZE,
+					  loc->block);
+		if (!ret)
+			ret = zram_bdev_read_sync(zram, folio_page(buf, 1),
+						  PAGE_SIZE, loc->next);
+	}
+	if (!ret)
+		ret = zram_obj_decompress(zram, folio_address(buf) + loc->offset,
+					  loc->len, loc->prio, page);
+	folio_put(buf);
+	return ret;
 }
 
 /**
@@ -456,8 +735,8 @@ int zram_bdev_read_pin(struct zram *zram)
  * zram_bdev_read - read one written-back slot from the backing device
  * @zram: device with a backing device
  * @page: destination page (PAGE_SIZE bytes)
- * @block: backing device block (the ZRAM_WB slot's handle, read under the
- *	slot lock together with @pin)
+ * @loc: where the slot's data is (read under the slot lock together with
+ *	@pin): a whole page, or a packed object, which is decompressed
  * @pin: from zram_bdev_read_pin(); dropped on every path: when the read
  *	completed (with @parent: in its completion), or at once on error
  * @parent: bio to chain the read to, or NULL to read synchronously
@@ -475,50 +754,152 @@ int zram_bdev_read_pin(struct zram *zram)
  * Return: 0 (with @parent: submitted), -EAGAIN, -ENOMEM, or the read's
  * -errno (without @parent).
  */
-int zram_bdev_read(struct zram *zram, struct page *page, unsigned long block,
-		   int pin, struct bio *parent, bool nowait)
+int zram_bdev_read(struct zram *zram, struct page *page,
+		   const struct zram_bdev_loc *loc, int pin, struct bio *parent,
+		   bool nowait)
 	__releases(&zram->backing.read_srcu)
 {
+	bool whole = loc->len == PAGE_SIZE;
 	int ret;
 
-	if (parent) {
-		ret = zram_bdev_read_async(zram, page, block, pin, parent,
+	if (parent && whole) {
+		ret = zram_bdev_read_async(zram, page, loc->block, pin, parent,
 					   nowait);
+	} else if (parent) {
+		ret = zram_bdev_read_packed_async(zram, page, loc, pin, parent,
+						  nowait);
 	} else {
-		ret = zram_bdev_read_sync(zram, page, block);
+		if (whole)
+			ret = zram_bdev_read_sync(zram, page, PAGE_SIZE,
+						  loc->block);
+		else
+			ret = zram_bdev_read_packed_sync(zram, page, loc);
 		zram_bdev_read_unpin(zram, pin);
 	}
 	/*
-	 * bd_reads counts reads issued: a chained read once submitted,
-	 * whatever its outcome (a retry after BLK_STS_AGAIN is the same
-	 * read); a synchronous read only when it succeeded, as its error
+	 * bd_reads counts blocks of reads issued: a chained read once
+	 * submitted, whatever its outcome (a retry after BLK_STS_AGAIN is the
+	 * same read); a synchronous read only when it succeeded, as its error
 	 * cannot tell a read refused before reaching the device from one the
 	 * device failed.
 	 */
 	if (!ret)
-		atomic64_inc(&zram->stats.bd_reads);
+		atomic64_add(zram_bdev_loc_blocks(loc), &zram->stats.bd_reads);
 	return ret;
 }
 
-/**
- * zram_bdev_free_block - release the backing device block of a slot
- * @zram: device
- * @block: block number, a ZRAM_WB slot's handle
- *
- * The block is not reusable at once: a read that pinned it may still be
- * in flight. It waits in backing.free_pending until the next harvest by a
- * writeback (zram_bdev_harvest()).
- *
- * Context: slot lock of the ZRAM_WB slot held (which keeps the bitmaps
- * alive); like the slot lock, never in interrupt context; never sleeps.
+/*
+ * Releases a block in use: it is not reusable at once, as a read that
+ * pinned it may still be in flight. It waits in backing.free_pending until
+ * the next harvest by a writeback (zram_bdev_harvest()). Caller: a slot
+ * lock holder of a slot that used the block, or the commit work; never
+ * in interrupt context; never sleeps.
  */
-void zram_bdev_free_block(struct zram *zram, unsigned long block)
+static void zram_bdev_free_block(struct zram *zram, unsigned long block)
 {
 	struct zram_bdev *bd = &zram->backing;
 
 	WARN_ON_ONCE(!test_bit(block, bd->bitmap));
 	WARN_ON_ONCE(test_and_set_bit(block, bd->free_pending));
 	atomic64_dec(&zram->stats.bd_count);
+}
+
+/**
+ * zram_bdev_pack_init - allocate the packing state of every block
+ * @zram: initialized device with a backing device
+ *
+ * Does nothing when it exists. Costs 4 bytes per backing device block,
+ * until reset or another backing device.
+ *
+ * Context: process context, zram.pp_lock held; may sleep.
+ * Return: 0 or -ENOMEM.
+ */
+int zram_bdev_pack_init(struct zram *zram)
+{
+	struct zram_bdev *bd = &zram->backing;
+
+	lockdep_assert_held(&zram->pp_lock);
+	/* The field holding a block's bytes takes PAGE_SIZE. */
+	BUILD_BUG_ON(PAGE_SIZE >= 1UL << (32 - ZRAM_PACK_CNT_BITS));
+	if (bd->pack)
+		return 0;
+	bd->pack = kvcalloc(bd->nr_blocks, sizeof(*bd->pack), GFP_KERNEL);
+	return bd->pack ? 0 : -ENOMEM;
+}
+
+/**
+ * zram_bdev_pack_hold - a written block starts holding packed objects
+ * @zram: device whose backing.pack exists
+ * @block: block just written, reserved by the writeback, state 0
+ * @nr_objs: objects with bytes in @block, at most %ZRAM_PACK_MAX_OBJS;
+ *	each is let go by zram_bdev_put_loc(), as its slot is freed or
+ *	fails to take it
+ * @bytes: bytes of those objects in @block
+ *
+ * The block counts in bd_count until the last object is let go.
+ *
+ * Context: the commit work of a writeback, before it installs the
+ * objects' slots; never sleeps.
+ */
+void zram_bdev_pack_hold(struct zram *zram, unsigned long block,
+			 unsigned int nr_objs, unsigned int bytes)
+{
+	atomic_t *state = &zram->backing.pack[block];
+
+	WARN_ON_ONCE(atomic_read(state) || !nr_objs ||
+		     nr_objs > ZRAM_PACK_MAX_OBJS);
+	atomic_set(state, bytes << ZRAM_PACK_CNT_BITS | nr_objs);
+	atomic64_inc(&zram->stats.bd_count);
+	atomic64_inc(&zram->stats.pk_blocks);
+}
+
+/*
+ * Lets go of one packed object with @bytes in @block; the last one frees
+ * the block. From then on the block's bytes no longer count as dead.
+ */
+static void zram_bdev_pack_put(struct zram *zram, unsigned long block,
+			       unsigned int bytes)
+{
+	atomic_t *state = &zram->backing.pack[block];
+	int val;
+
+	atomic64_add(bytes, &zram->stats.pk_dead_bytes);
+	val = atomic_dec_return(state);
+	if (val & ZRAM_PACK_MAX_OBJS)
+		return;
+	/* No object left: nobody else touches the state now. */
+	atomic_set(state, 0);
+	atomic64_sub((unsigned int)val >> ZRAM_PACK_CNT_BITS,
+		     &zram->stats.pk_dead_bytes);
+	atomic64_dec(&zram->stats.pk_blocks);
+	zram_bdev_free_block(zram, block);
+}
+
+/**
+ * zram_bdev_put_loc - release the backing device storage of a slot
+ * @zram: device
+ * @loc: the slot's location, from zram_slot_wb_loc()
+ *
+ * A whole page frees its block; a packed object lets go of its block(s),
+ * each freed with its last object. A freed block is not reusable at once
+ * (zram_bdev_free_block()).
+ *
+ * Context: slot lock of the ZRAM_WB slot held (which keeps the bitmaps
+ * alive), or the commit work of the writeback that wrote @loc; like the
+ * slot lock, never in interrupt context; never sleeps.
+ */
+void zram_bdev_put_loc(struct zram *zram, const struct zram_bdev_loc *loc)
+{
+	unsigned int first = min_t(unsigned int, loc->len,
+				   PAGE_SIZE - loc->offset);
+
+	if (loc->len == PAGE_SIZE) {
+		zram_bdev_free_block(zram, loc->block);
+		return;
+	}
+	zram_bdev_pack_put(zram, loc->block, first);
+	if (loc->next)
+		zram_bdev_pack_put(zram, loc->next, loc->len - first);
 }
 
 /**
@@ -531,7 +912,15 @@ int zram_bdev_module_init(void)
 {
 	zram_bdev_read_wq = alloc_workqueue("zram_bdev_read",
 					    WQ_UNBOUND | WQ_MEM_RECLAIM, 0);
-	return zram_bdev_read_wq ? 0 : -ENOMEM;
+	if (!zram_bdev_read_wq)
+		return -ENOMEM;
+	zram_bdev_decomp_wq = alloc_workqueue("zram_bdev_decomp",
+					      WQ_HIGHPRI | WQ_MEM_RECLAIM, 0);
+	if (!zram_bdev_decomp_wq) {
+		destroy_workqueue(zram_bdev_read_wq);
+		return -ENOMEM;
+	}
+	return 0;
 }
 
 /**
@@ -541,5 +930,6 @@ int zram_bdev_module_init(void)
  */
 void zram_bdev_module_exit(void)
 {
+	destroy_workqueue(zram_bdev_decomp_wq);
 	destroy_workqueue(zram_bdev_read_wq);
 }

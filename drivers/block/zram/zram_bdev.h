@@ -19,6 +19,26 @@ struct file;
 struct page;
 struct zram;
 
+/**
+ * struct zram_bdev_loc - where a written-back slot's data is
+ * @block: the backing device block holding the data (never 0)
+ * @next: the second block of data that runs past the end of @block, or 0
+ * @offset: byte offset of the data in @block
+ * @len: bytes of data; PAGE_SIZE for a whole page, which starts at offset
+ *	0 of @block and has no @next
+ * @prio: priority of the compressor that made a packed object, which a
+ *	read decompresses it with (0: the primary one); 0 for a whole page
+ *
+ * Read from the slot with zram_slot_wb_loc() under its slot lock.
+ */
+struct zram_bdev_loc {
+	unsigned long block;
+	unsigned long next;
+	unsigned int offset;
+	unsigned int len;
+	u32 prio;
+};
+
 #ifdef CONFIG_ZRAM_WRITEBACK
 
 /**
@@ -57,6 +77,12 @@ struct zram;
  *	backing_dev store, cleared by reset, both with init_lock held for
  *	write; reset may run twice (hot_remove), the second one finds it
  *	clear
+ * @pack: per block, the packing state of a block holding packed objects
+ *	(see zram_bdev_pack_hold()), 0 for any other block; NULL until the
+ *	first packed writeback allocates it (zram_bdev_pack_init(), under
+ *	zram.pp_lock), freed with @bitmap. Readers are the holders of a
+ *	packed slot's slot lock and the commit work, which only exist after
+ *	the allocation.
  */
 struct zram_bdev {
 	struct file *bdev_file;
@@ -69,7 +95,17 @@ struct zram_bdev {
 	struct srcu_struct read_srcu;
 	struct bio_set read_bs;
 	bool read_ready;
+	atomic_t *pack;
 };
+
+/*
+ * Packing state of a block (zram_bdev.pack): the live objects with bytes
+ * in it in the low ZRAM_PACK_CNT_BITS bits, the bytes of objects written
+ * into it above. A writer puts at most ZRAM_PACK_MAX_OBJS objects into
+ * one block.
+ */
+#define ZRAM_PACK_CNT_BITS	12
+#define ZRAM_PACK_MAX_OBJS	((1U << ZRAM_PACK_CNT_BITS) - 1)
 
 /* First sector of a backing device block. */
 static inline sector_t zram_bdev_block_sector(unsigned long block)
@@ -83,10 +119,14 @@ int zram_bdev_attach(struct zram *zram, const char *path);
 void zram_bdev_release(struct zram *zram);
 void zram_bdev_read_exit(struct zram *zram);
 bool zram_bdev_harvest(struct zram *zram);
-void zram_bdev_free_block(struct zram *zram, unsigned long block);
+void zram_bdev_put_loc(struct zram *zram, const struct zram_bdev_loc *loc);
+int zram_bdev_pack_init(struct zram *zram);
+void zram_bdev_pack_hold(struct zram *zram, unsigned long block,
+			 unsigned int nr_objs, unsigned int bytes);
 int zram_bdev_read_pin(struct zram *zram);
-int zram_bdev_read(struct zram *zram, struct page *page, unsigned long block,
-		   int pin, struct bio *parent, bool nowait);
+int zram_bdev_read(struct zram *zram, struct page *page,
+		   const struct zram_bdev_loc *loc, int pin, struct bio *parent,
+		   bool nowait);
 
 #else /* CONFIG_ZRAM_WRITEBACK */
 
@@ -102,7 +142,8 @@ static inline void zram_bdev_module_exit(void)
 {
 }
 
-static inline void zram_bdev_free_block(struct zram *zram, unsigned long block)
+static inline void zram_bdev_put_loc(struct zram *zram,
+				     const struct zram_bdev_loc *loc)
 {
 }
 
@@ -112,7 +153,7 @@ static inline int zram_bdev_read_pin(struct zram *zram)
 }
 
 static inline int zram_bdev_read(struct zram *zram, struct page *page,
-				 unsigned long block, int pin,
+				 const struct zram_bdev_loc *loc, int pin,
 				 struct bio *parent, bool nowait)
 {
 	return -EIO;

@@ -69,7 +69,7 @@ static int zram_write_page(struct zram *zram, struct page *page, u32 index,
 static int zram_read_page(struct zram *zram, struct page *page, u32 index,
 			  struct bio *parent, bool nowait)
 {
-	unsigned long block;
+	struct zram_bdev_loc loc;
 	int ret, pin;
 
 	if (!zram_slot_lock_io(zram, index, nowait))
@@ -92,10 +92,10 @@ static int zram_read_page(struct zram *zram, struct page *page, u32 index,
 	 * until zram_bdev_read() has completed and dropped the pin: the read
 	 * returns this slot's old data, never another slot's.
 	 */
-	block = zram_get_handle(zram, index);
+	zram_slot_wb_loc(zram, index, &loc);
 	pin = zram_bdev_read_pin(zram);
 	zram_slot_unlock(zram, index);
-	ret = zram_bdev_read(zram, page, block, pin, parent, nowait);
+	ret = zram_bdev_read(zram, page, &loc, pin, parent, nowait);
 	if (!ret)
 		zram_slot_record_read(zram, index, nowait);
 	return ret;

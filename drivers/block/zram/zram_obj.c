@@ -113,6 +113,73 @@ int zram_obj_read(struct zram *zram, struct page *page, u32 index)
 	return ret;
 }
 
+/**
+ * zram_obj_copy() - copy a slot's compressed object, as it is
+ * @zram: device
+ * @index: slot index (PAGE_SIZE units) of a compressed zsmalloc object
+ *	(not same-filled, not huge, not written back)
+ * @dst: destination of the object's first @split bytes
+ * @split: bytes to copy to @dst, at most the object's size
+ * @dst2: destination of the rest
+ *
+ * For packed writeback, which writes objects without decompressing them.
+ *
+ * Context: slot lock held; never sleeps.
+ */
+void zram_obj_copy(struct zram *zram, u32 index, void *dst,
+		   unsigned int split, void *dst2)
+{
+	unsigned long handle = zram_get_handle(zram, index);
+	unsigned int size = zram_get_obj_size(zram, index);
+	const void *src;
+
+	lockdep_assert_held(&zram->table[index].lock);
+	src = zs_map_object(zram->mem_pool, handle, ZS_MM_RO);
+	memcpy(dst, src, split);
+	memcpy(dst2, src + split, size - split);
+	zs_unmap_object(zram->mem_pool, handle);
+}
+
+/**
+ * zram_obj_decompress() - decompress an object held in a buffer
+ * @zram: device
+ * @src: the compressed object (kernel address)
+ * @size: its size in bytes
+ * @prio: priority of the compressor that made it (the slot's, kept by
+ *	packed writeback)
+ * @page: destination, PAGE_SIZE bytes
+ *
+ * For packed slots read back from the backing device. A slot of priority
+ * @prio exists only while that compressor does: recomp_algorithm is fixed
+ * once the device is initialized, and reset frees every slot first.
+ *
+ * Context: task context; takes this CPU's compression stream; never
+ * sleeps.
+ * Return: 0, -EIO when no compressor has @prio, or the decompressor's
+ * negative errno (logged).
+ */
+int zram_obj_decompress(struct zram *zram, const void *src, unsigned int size,
+			u32 prio, struct page *page)
+{
+	struct zcomp *comp;
+	struct zcomp_strm *zstrm;
+	void *dst;
+	int ret;
+
+	if (WARN_ON_ONCE(prio >= ZCOMP_MAX_PRIOS || !zram->comps[prio]))
+		return -EIO;
+	comp = zram->comps[prio];
+	zstrm = zcomp_stream_get(comp);
+	dst = kmap_local_page(page);
+	ret = zcomp_decompress(zstrm, src, size, dst);
+	kunmap_local(dst);
+	zcomp_stream_put(comp);
+	if (ret)
+		pr_err_ratelimited("%s: decompression of a packed object failed: %d\n",
+				   zram->disk->disk_name, ret);
+	return ret;
+}
+
 static bool zram_page_same_filled(struct page *page, unsigned long *value)
 {
 	unsigned long *mem = kmap_local_page(page);

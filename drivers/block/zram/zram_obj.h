@@ -53,5 +53,9 @@ int zram_obj_read(struct zram *zram, struct page *page, u32 index);
 int zram_obj_recompress(struct zram *zram, u32 index, struct page *page,
 			const struct zram_recomp_spec *spec,
 			struct zram_obj *obj);
+void zram_obj_copy(struct zram *zram, u32 index, void *dst,
+		   unsigned int split, void *dst2);
+int zram_obj_decompress(struct zram *zram, const void *src, unsigned int size,
+			u32 prio, struct page *page);
 
 #endif /* _ZRAM_OBJ_H_ */

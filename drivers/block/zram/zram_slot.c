@@ -14,6 +14,8 @@
 #include "zram_recomp.h"
 #include "zram_slot.h"
 
+static void zram_slot_free_wb(struct zram *zram, u32 index);
+
 /*
  * Setters of a slot's fields, private to the slot store: slot lock held.
  * See enum zram_pageflags for who owns which flag.
@@ -46,6 +48,19 @@ static void zram_set_obj_size(struct zram *zram, u32 index,
 
 	lockdep_assert_held(&zram->table[index].lock);
 	zram->table[index].flags = (flags & ~ZRAM_OBJ_SIZE_MASK) | size;
+}
+
+/*
+ * Records @prio, the priority of the compressor that made the slot's
+ * object, in its two ZRAM_COMP_PRIO_* bits (clear after zram_slot_free()).
+ * Inline: unused when neither recompression nor writeback is built in.
+ */
+static inline void zram_slot_set_prio(struct zram *zram, u32 index, u32 prio)
+{
+	if (prio & BIT(0))
+		zram_set_flag(zram, index, ZRAM_COMP_PRIO_BIT0);
+	if (prio & BIT(1))
+		zram_set_flag(zram, index, ZRAM_COMP_PRIO_BIT1);
 }
 
 /* Last access time (CONFIG_ZRAM_TRACK_ENTRY_ACTIME); slot lock held. */
@@ -82,7 +97,7 @@ void zram_slot_record_access(struct zram *zram, u32 index)
  * @zram: device
  * @index: slot index (PAGE_SIZE units); zram_slot_allocated() is true
  *
- * Gives back the backing device block, the same-filled count, or the
+ * Gives back the backing device storage, the same-filled count, or the
  * zsmalloc object and its compr_data_size bytes. Flags, handle and
  * pages_stored are left to zram_slot_free().
  *
@@ -93,7 +108,7 @@ static void zram_slot_free_stored(struct zram *zram, u32 index)
 	unsigned long handle = zram_get_handle(zram, index);
 
 	if (zram_test_flag(zram, index, ZRAM_WB)) {
-		zram_bdev_free_block(zram, handle);
+		zram_slot_free_wb(zram, index);
 		return;
 	}
 	if (zram_test_flag(zram, index, ZRAM_SAME)) {
@@ -279,10 +294,7 @@ static void zram_slot_install_recompressed(struct zram *zram, u32 index,
 	zram_slot_free(zram, index);
 	zram_set_handle(zram, index, obj->handle);
 	zram_set_obj_size(zram, index, obj->size);
-	if (obj->prio & BIT(0))
-		zram_set_flag(zram, index, ZRAM_COMP_PRIO_BIT0);
-	if (obj->prio & BIT(1))
-		zram_set_flag(zram, index, ZRAM_COMP_PRIO_BIT1);
+	zram_slot_set_prio(zram, index, obj->prio);
 	atomic64_add(obj->size, &zram->stats.compr_data_size);
 	atomic64_inc(&zram->stats.pages_stored);
 	zram_slot_set_actime(zram, index, actime);
@@ -377,6 +389,14 @@ static bool zram_slot_wb_selected(struct zram *zram, u32 index,
 	if (!zram_test_flag(zram, index, ZRAM_WB_SELECTED))
 		return false;
 	return !(mode & ZRAM_WB_IDLE) || zram_test_flag(zram, index, ZRAM_IDLE);
+}
+
+/* Sets the location fields of a packed slot; slot lock held. */
+static void zram_set_loc(struct zram *zram, u32 index, unsigned int offset,
+			 unsigned long gap)
+{
+	lockdep_assert_held(&zram->table[index].lock);
+	zram->table[index].flags |= zram_loc_flags(offset, gap);
 }
 
 /**
@@ -486,5 +506,148 @@ bool zram_slot_install_wb(struct zram *zram, u32 index, unsigned int mode,
 	}
 	zram_slot_unlock(zram, index);
 	return installed;
+}
+
+/**
+ * zram_slot_wb_peek() - what a selected slot would write back
+ * @zram: device
+ * @index: slot index (PAGE_SIZE units)
+ * @mode: ZRAM_WB_* mode the slot was selected with
+ *
+ * A slot that changed since it was selected drops out: its selection is
+ * cleared. While the slot stays selected its size cannot change: any
+ * change of a slot frees it first, which clears the selection.
+ *
+ * Context: task context, zram.pp_lock held; takes the slot lock.
+ * Return: 0 when the slot dropped out; PAGE_SIZE when it is stored as a
+ * whole page (ZRAM_HUGE); else the size of its compressed object in bytes.
+ */
+unsigned int zram_slot_wb_peek(struct zram *zram, u32 index,
+			       unsigned int mode)
+{
+	unsigned int size = 0;
+
+	lockdep_assert_held(&zram->pp_lock);
+	zram_slot_lock(zram, index);
+	if (!zram_slot_wb_selected(zram, index, mode))
+		zram_clear_flag(zram, index, ZRAM_WB_SELECTED);
+	else if (zram_test_flag(zram, index, ZRAM_HUGE))
+		size = PAGE_SIZE;
+	else
+		size = zram_get_obj_size(zram, index);
+	zram_slot_unlock(zram, index);
+	return size;
+}
+
+/**
+ * zram_slot_wb_read_obj() - copy a selected slot's compressed object
+ * @zram: device
+ * @index: slot index (PAGE_SIZE units); not ZRAM_HUGE
+ * @mode: ZRAM_WB_* mode the slot was selected with
+ * @size: the object's size in bytes, from zram_slot_wb_peek()
+ * @dst: destination of the object's first @split bytes
+ * @split: bytes to copy to @dst, at most @size
+ * @dst2: destination of the rest
+ *
+ * A slot that changed since zram_slot_wb_peek() drops out: its selection
+ * is cleared and nothing is copied.
+ *
+ * Context: task context, zram.pp_lock held; takes the slot lock, never
+ * sleeps.
+ * Return: true when the object was copied.
+ */
+bool zram_slot_wb_read_obj(struct zram *zram, u32 index, unsigned int mode,
+			   unsigned int size, void *dst, unsigned int split,
+			   void *dst2)
+{
+	bool copied;
+
+	lockdep_assert_held(&zram->pp_lock);
+	zram_slot_lock(zram, index);
+	copied = zram_slot_wb_selected(zram, index, mode) &&
+		 !WARN_ON_ONCE(zram_get_obj_size(zram, index) != size ||
+			       zram_test_flag(zram, index, ZRAM_HUGE));
+	if (copied)
+		zram_obj_copy(zram, index, dst, split, dst2);
+	else
+		zram_clear_flag(zram, index, ZRAM_WB_SELECTED);
+	zram_slot_unlock(zram, index);
+	return copied;
+}
+
+/**
+ * zram_slot_install_wb_packed() - commit a written slot to its packed object
+ * @zram: device
+ * @index: slot index (PAGE_SIZE units)
+ * @mode: ZRAM_WB_* mode the slot was selected with
+ * @loc: where its compressed object was written; @loc->len < PAGE_SIZE,
+ *	and a @loc->next after @loc->block by at most zram_loc_gap_max() + 1
+ *
+ * A slot still selected frees its RAM copy and becomes ZRAM_WB |
+ * ZRAM_PACKED at @loc (encoded as "Packed slots" in zram.h describes),
+ * taking one of the object counts zram_bdev_pack_hold() gave its blocks.
+ * It keeps the priority of the compressor that made the object, which is
+ * the one written: any change of the slot since the copy dropped its
+ * selection, and recompression waits for zram.pp_lock. Reads decompress
+ * with it (zram_slot_wb_loc()). A slot that changed since it was copied
+ * only loses its selection.
+ *
+ * Context: task context (a writeback's commit work, while the writer holds
+ * zram.pp_lock); takes the slot lock.
+ * Return: true if the slot now owns the object; false if the caller must
+ * let it go (zram_bdev_put_loc()).
+ */
+bool zram_slot_install_wb_packed(struct zram *zram, u32 index,
+				 unsigned int mode,
+				 const struct zram_bdev_loc *loc)
+{
+	unsigned long gap = loc->next ? loc->next - loc->block - 1 : 0;
+	bool installed = false;
+
+	lockdep_assert(mutex_is_locked(&zram->pp_lock));
+	if (WARN_ON_ONCE(loc->len >= PAGE_SIZE || gap > zram_loc_gap_max()))
+		return false;
+	zram_slot_lock(zram, index);
+	if (zram_slot_wb_selected(zram, index, mode)) {
+		u32 prio = zram_slot_get_prio(zram, index);
+
+		/* Clears ZRAM_WB_SELECTED and the stats of the RAM copy. */
+		zram_slot_free(zram, index);
+		zram_set_flag(zram, index, ZRAM_WB);
+		zram_set_flag(zram, index, ZRAM_PACKED);
+		zram_slot_set_prio(zram, index, prio);
+		zram_set_handle(zram, index, loc->block);
+		zram_set_obj_size(zram, index, loc->len);
+		zram_set_loc(zram, index, loc->offset, gap);
+		atomic64_inc(&zram->stats.pages_stored);
+		atomic64_inc(&zram->stats.pk_objects);
+		atomic64_add(loc->len, &zram->stats.pk_bytes);
+		installed = true;
+	} else {
+		zram_clear_flag(zram, index, ZRAM_WB_SELECTED);
+	}
+	zram_slot_unlock(zram, index);
+	return installed;
+}
+
+/*
+ * Releases the backing device storage of a ZRAM_WB slot (for
+ * zram_slot_free_stored()): its block, or its packed object. Slot lock
+ * held; never sleeps.
+ */
+static void zram_slot_free_wb(struct zram *zram, u32 index)
+{
+	struct zram_bdev_loc loc;
+
+	zram_slot_wb_loc(zram, index, &loc);
+	if (zram_test_flag(zram, index, ZRAM_PACKED)) {
+		atomic64_dec(&zram->stats.pk_objects);
+		atomic64_sub(loc.len, &zram->stats.pk_bytes);
+	}
+	zram_bdev_put_loc(zram, &loc);
+}
+#else /* CONFIG_ZRAM_WRITEBACK */
+static void zram_slot_free_wb(struct zram *zram, u32 index)
+{
 }
 #endif /* CONFIG_ZRAM_WRITEBACK */

@@ -45,6 +45,34 @@ static inline u32 zram_slot_get_prio(struct zram *zram, u32 index)
 	       ZRAM_COMP_PRIO_MASK;
 }
 
+/**
+ * zram_slot_wb_loc() - where a written-back slot's data is
+ * @zram: device
+ * @index: slot index (PAGE_SIZE units); ZRAM_WB set
+ * @loc: out: the location
+ *
+ * Context: slot lock held.
+ */
+static inline void zram_slot_wb_loc(struct zram *zram, u32 index,
+				    struct zram_bdev_loc *loc)
+{
+	unsigned long flags = zram->table[index].flags;
+
+	lockdep_assert_held(&zram->table[index].lock);
+	loc->block = zram->table[index].handle;
+	loc->next = 0;
+	loc->offset = 0;
+	loc->len = PAGE_SIZE;
+	loc->prio = 0;
+	if (!(flags & BIT(ZRAM_PACKED)))
+		return;
+	loc->len = flags & ZRAM_OBJ_SIZE_MASK;
+	loc->prio = zram_slot_get_prio(zram, index);
+	loc->offset = zram_loc_offset(flags);
+	if (loc->offset + loc->len > PAGE_SIZE)
+		loc->next = loc->block + 1 + zram_loc_gap(flags);
+}
+
 /* True when the slot holds data in any storage state. */
 static inline bool zram_slot_allocated(struct zram *zram, u32 index)
 {
@@ -146,5 +174,13 @@ bool zram_slot_wb_read(struct zram *zram, u32 index, unsigned int mode,
 		       struct page *page);
 bool zram_slot_install_wb(struct zram *zram, u32 index, unsigned int mode,
 			  unsigned long block);
+unsigned int zram_slot_wb_peek(struct zram *zram, u32 index,
+			       unsigned int mode);
+bool zram_slot_wb_read_obj(struct zram *zram, u32 index, unsigned int mode,
+			   unsigned int size, void *dst, unsigned int split,
+			   void *dst2);
+bool zram_slot_install_wb_packed(struct zram *zram, u32 index,
+				 unsigned int mode,
+				 const struct zram_bdev_loc *loc);
 
 #endif /* _ZRAM_SLOT_H_ */

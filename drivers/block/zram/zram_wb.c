@@ -11,32 +11,46 @@
  *  2. Block allocation (zram_extent.c) reserves runs of contiguous free
  *     blocks on the backing device, next-fit from a cursor.
  *  3. Submission and completion (zram_wb_write_one(), zram_wb_commit())
- *     copy the selected slots into pages, write each run with one bio, keep
- *     up to writeback_batch_size bios in flight, and commit each slot to
- *     its block when its bio has completed. Commits run in a work item
- *     (zram_wb_commit_work()), so another CPU frees the RAM copies while
- *     the writer goes on decompressing and submitting.
+ *     copy the selected slots into a request's buffer, write each run of
+ *     blocks with one bio, keep up to writeback_batch_size requests in
+ *     flight, and commit each slot to its block when its request has
+ *     completed. Commits run in a work item (zram_wb_commit_work()), so
+ *     another CPU frees the RAM copies while the writer goes on copying
+ *     and submitting.
+ *
+ * A request writes one block sequence. By default that is one extent, and
+ * slot i of the request is decompressed into buffer page i and written to
+ * block i. With compressed_writeback (zram_wb_pack()) the request packs
+ * the slots' compressed objects back to back, as "Packed slots" in zram.h
+ * describes: the sequence may then take several extents (a bio each), as
+ * an object may run from one into the next, and a request reserves, and
+ * debits from writeback_limit, the blocks its slots are estimated to fill
+ * (zram_wb_pack_estimate()). Either way its data buffer is one large folio
+ * when the page allocator has one at hand, else order-0 folios.
  *
  * Slot states during a writeback (all under the slot lock):
  *
  *   stored --select--> stored + ZRAM_WB_SELECTED --commit--> ZRAM_WB (block)
- *                          |
+ *                          |                          or ZRAM_WB | ZRAM_PACKED
+ *                          |                             (packed object)
  *                          +-- freed/overwritten (zram_slot_free() clears
  *                          |   ZRAM_WB_SELECTED), accessed in idle mode
  *                          |   (ZRAM_IDLE cleared), I/O error, limit,
  *                          |   ENOSPC --> stored, ZRAM_WB_SELECTED cleared
  *
  * The transitions are the slot store's (zram_slot_wb_select(),
- * zram_slot_wb_read(), zram_slot_install_wb(), zram_slot_wb_unselect());
- * only the one writeback that holds zram.pp_lock asks for them. Within
- * one slot range a slot is selected at most once (the walk only goes up),
- * but ranges may repeat or overlap: a slot in flight in bio R, then
- * overwritten (ZRAM_WB_SELECTED cleared), could be selected again by a
- * later range with its new data, and R's completion would then commit the
- * old data. zram_wb_run() therefore waits for every bio in flight before
- * it selects for the next range. With that, a slot never regains
- * ZRAM_WB_SELECTED while a bio carrying it is in flight, and finding the
- * mark still set at commit proves the data we wrote is the slot's.
+ * zram_slot_wb_read(), zram_slot_wb_peek(), zram_slot_wb_read_obj(),
+ * zram_slot_install_wb(), zram_slot_install_wb_packed(),
+ * zram_slot_wb_unselect()); only the one writeback that holds
+ * zram.pp_lock asks for them. Within one slot range a slot is selected at
+ * most once (the walk only goes up), but ranges may repeat or overlap: a
+ * slot in flight in bio R, then overwritten (ZRAM_WB_SELECTED cleared),
+ * could be selected again by a later range with its new data, and R's
+ * completion would then commit the old data. zram_wb_run() therefore
+ * waits for every bio in flight before it selects for the next range.
+ * With that, a slot never regains ZRAM_WB_SELECTED while a bio carrying
+ * it is in flight, and finding the mark still set at commit proves the
+ * data we wrote is the slot's.
  */
 
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
@@ -67,47 +81,97 @@
 #define ZRAM_WB_SELECT_CHUNK	1024
 #define ZRAM_WB_SCAN_CHUNK	(16 * ZRAM_WB_SELECT_CHUNK)
 
+/*
+ * Most slots one request carries when it packs them (compressed_writeback);
+ * beyond, it writes fewer blocks. Otherwise one slot per block.
+ */
+#define ZRAM_WB_MAX_PACKED_OBJS	(8 * ZRAM_WB_MAX_BIO_PAGES)
+
 struct zram_wb_ctl;
 
 /**
- * struct zram_wb_req - one writeback bio and the slots it carries
- * @node: on zram_wb_ctl.free while idle, on zram_wb_ctl.done once its bio
- *	completed; on no list while the bio is in flight or being committed
+ * struct zram_wb_obj - one slot a request carries
+ * @index: slot index
+ * @pos: where its data starts in the request's block sequence, in bytes
+ * @len: bytes of data: PAGE_SIZE for a whole page (@pos block aligned),
+ *	else the slot's compressed object (packed)
+ */
+struct zram_wb_obj {
+	u32 index;
+	u32 pos;
+	u32 len;
+};
+
+/**
+ * struct zram_wb_req - one writeback request: the bios writing one block
+ *	sequence, and the slots they carry
+ * @node: on zram_wb_ctl.free while idle, on zram_wb_ctl.done once its bios
+ *	completed; on no list while they are in flight or being committed
  * @ctl: the writeback this request belongs to; outlives the request
  * @mode: ZRAM_WB_* mode the slots were selected with
- * @block: first backing device block written
- * @nr_pages: pages in the bio; slot @slots[i] goes to block @block + i
- * @nr_debited: pages debited from writeback_limit for this bio
+ * @nr_blocks: blocks written: @blocks[0] to @blocks[@nr_blocks - 1]
+ * @nr_packed: the first @nr_packed of them hold packed objects, the others
+ *	one whole page each
+ * @nr_objs: slots carried, in @objs
+ * @nr_bios: bios in @bios: one per run of adjacent blocks
+ * @nr_debited: blocks debited from writeback_limit for this request
  * @limit_gen: zram_wb.limit_gen when they were debited
- * @status: bio completion status, written by zram_wb_end_io()
- * @slots: slot index of each page
- * @pages: data pages, allocated on first use and kept for reuse
- * @bvecs: bio_vec table of @bio
- * @bio: the write bio, reused by bio_reset()
+ * @pending: bios in flight
+ * @status: an error one of them completed with, else 0
+ * @blocks: the block sequence: backing device block of each of its blocks,
+ *	from one extent, or (packing) from several
+ * @bufpg: page of the data buffer written to each block of the sequence
+ * @folio: the data buffer as one folio of ctl->folio_order, holding page
+ *	i at byte i * PAGE_SIZE; or NULL, and the buffer is @folios
+ * @folios: without @folio, page i of the buffer as an order-0 folio,
+ *	allocated on first use
+ * @objs: the slots carried, ctl->max_objs entries
+ * @bvecs: bio_vec tables of @bios: the bio writing blocks i to j uses
+ *	entries i to j
+ * @bios: ctl->max_bios bios (using @bvecs, none inline), initialized at
+ *	submission and uninitialized once committed
+ *
+ * The buffer is allocated once per request and kept for reuse while the
+ * writeback runs.
  */
 struct zram_wb_req {
 	struct list_head node;
 	struct zram_wb_ctl *ctl;
 	unsigned int mode;
-	unsigned long block;
-	unsigned int nr_pages;
+	unsigned int nr_blocks;
+	unsigned int nr_packed;
+	unsigned int nr_objs;
+	unsigned int nr_bios;
 	unsigned int nr_debited;
 	u64 limit_gen;
+	atomic_t pending;
 	blk_status_t status;
-	u32 slots[ZRAM_WB_MAX_BIO_PAGES];
-	struct page *pages[ZRAM_WB_MAX_BIO_PAGES];
+	unsigned long blocks[ZRAM_WB_MAX_BIO_PAGES];
+	u8 bufpg[ZRAM_WB_MAX_BIO_PAGES];
+	struct folio *folio;
+	struct folio *folios[ZRAM_WB_MAX_BIO_PAGES];
+	struct zram_wb_obj *objs;
 	struct bio_vec bvecs[ZRAM_WB_MAX_BIO_PAGES];
-	struct bio bio;
+	struct bio *bios;
 };
 
 /**
  * struct zram_wb_ctl - state of one writeback call
  * @zram: the device
- * @batch_size: most requests (bios) in flight at a time
- * @max_bio_pages: most pages per bio
+ * @packed: pack compressed objects (compressed_writeback, fixed while the
+ *	device is initialized)
+ * @batch_size: most requests in flight at a time
+ * @max_bio_pages: most blocks (pages) per request
+ * @max_objs: most slots per request
+ * @max_bios: most bios per request: 1, or @max_bio_pages when packing
+ * @folio_order: order of a request's buffer folio, enough for
+ *	@max_bio_pages pages; 0 when every request uses order-0 folios
  * @slots: slot indexes selected and not yet taken by a request
+ * @sizes: when packing, what zram_slot_wb_peek() said of @slots[i], for
+ *	i below @peeked
  * @nr_selected: valid entries in @slots
  * @next: next entry of @slots to take
+ * @peeked: entries of @slots from @next on whose size is known
  * @nr_reqs: requests allocated, at most @batch_size (writer only)
  * @lock: protects @free, @done and @inflight; taken by zram_wb_end_io(),
  *	which may run in hard interrupt context, so irq-safe
@@ -130,11 +194,17 @@ struct zram_wb_req {
  */
 struct zram_wb_ctl {
 	struct zram *zram;
+	bool packed;
 	unsigned int batch_size;
 	unsigned int max_bio_pages;
+	unsigned int max_objs;
+	unsigned int max_bios;
+	unsigned int folio_order;
 	u32 *slots;
+	u32 *sizes;
 	unsigned int nr_selected;
 	unsigned int next;
+	unsigned int peeked;
 	unsigned int nr_reqs;
 	spinlock_t lock;	/* irq-safe: guards @free, @done, @inflight */
 	struct list_head free;
@@ -228,13 +298,24 @@ static void zram_wb_req_free(struct zram_wb_req *req)
 {
 	unsigned int i;
 
-	bio_uninit(&req->bio);
+	if (req->folio)
+		folio_put(req->folio);
 	for (i = 0; i < ZRAM_WB_MAX_BIO_PAGES; i++) {
-		if (req->pages[i])
-			__free_page(req->pages[i]);
+		if (req->folios[i])
+			folio_put(req->folios[i]);
 	}
+	kfree(req->bios);
+	kfree(req->objs);
 	kfree(req);
 }
+
+/*
+ * A request's buffer folio is only worth having when it comes cheaply: no
+ * direct reclaim, no kswapd, no reserves, no warning. Without it, the
+ * request falls back to order-0 folios, allocated as the pages always were.
+ */
+#define ZRAM_WB_GFP_LARGE_FOLIO	((GFP_KERNEL | __GFP_NORETRY | __GFP_NOWARN | \
+				  __GFP_NOMEMALLOC) & ~__GFP_RECLAIM)
 
 /* A new request, on no list, or NULL; writer only. */
 static struct zram_wb_req *zram_wb_req_alloc(struct zram_wb_ctl *ctl)
@@ -244,11 +325,49 @@ static struct zram_wb_req *zram_wb_req_alloc(struct zram_wb_ctl *ctl)
 	req = kzalloc(sizeof(*req), GFP_KERNEL);
 	if (!req)
 		return NULL;
-	bio_init(&req->bio, ctl->zram->backing.bdev, req->bvecs,
-		 ZRAM_WB_MAX_BIO_PAGES, REQ_OP_WRITE);
+	req->objs = kcalloc(ctl->max_objs, sizeof(*req->objs), GFP_KERNEL);
+	req->bios = kcalloc(ctl->max_bios, sizeof(*req->bios), GFP_KERNEL);
+	if (!req->objs || !req->bios) {
+		zram_wb_req_free(req);
+		return NULL;
+	}
+	if (ctl->folio_order)
+		req->folio = folio_alloc(ZRAM_WB_GFP_LARGE_FOLIO,
+					 ctl->folio_order);
 	req->ctl = ctl;
 	ctl->nr_reqs++;
 	return req;
+}
+
+/**
+ * zram_wb_req_page - page @n of a request's data buffer
+ * @req: request
+ * @n: page index in the buffer, below ctl->max_bio_pages
+ *
+ * Without a buffer folio, allocates page @n's order-0 folio on first use.
+ *
+ * Context: process context, writer only; may sleep.
+ * Return: the page, or NULL when it could not be allocated.
+ */
+static struct page *zram_wb_req_page(struct zram_wb_req *req, unsigned int n)
+{
+	if (req->folio)
+		return folio_page(req->folio, n);
+	if (!req->folios[n])
+		req->folios[n] = folio_alloc(GFP_KERNEL, 0);
+	return req->folios[n] ? folio_page(req->folios[n], 0) : NULL;
+}
+
+/*
+ * Kernel address of byte @pos of a request's data buffer, whose page must
+ * have been had from zram_wb_req_page(). The buffer is never highmem.
+ */
+static void *zram_wb_req_addr(struct zram_wb_req *req, unsigned int pos)
+{
+	if (req->folio)
+		return folio_address(req->folio) + pos;
+	return folio_address(req->folios[pos >> PAGE_SHIFT]) +
+	       offset_in_page(pos);
 }
 
 /* Takes an idle request off @ctl->free, or returns NULL. */
@@ -396,6 +515,7 @@ static unsigned long zram_wb_select(struct zram_wb_ctl *ctl,
 	lockdep_assert_held(&zram->pp_lock);
 	ctl->nr_selected = 0;
 	ctl->next = 0;
+	ctl->peeked = 0;
 	end = min(end, index + ZRAM_WB_SCAN_CHUNK);
 	for (; index < end && ctl->nr_selected < ZRAM_WB_SELECT_CHUNK;
 	     index++) {
@@ -458,18 +578,57 @@ static int zram_wb_reserve(struct zram_wb_ctl *ctl, unsigned int nr_pages,
 				   nr_pages, block);
 }
 
+/**
+ * zram_wb_reserve_seq - stage 2: reserve a request's block sequence
+ * @ctl: writeback
+ * @req: request; its block sequence is filled in
+ * @nr_blocks: blocks wanted, 1 to @ctl->max_bio_pages
+ *
+ * Reserves one extent (zram_wb_reserve()). When packing and that extent is
+ * short, reserves more, next-fit after it, until @nr_blocks blocks or the
+ * device is full, without waiting: a packed object may run from one
+ * extent into the next, so short extents still fill.
+ *
+ * Context: process context, zram.pp_lock held; sleeps.
+ * Return: blocks reserved (1 to @nr_blocks) or -ENOSPC.
+ */
+static int zram_wb_reserve_seq(struct zram_wb_ctl *ctl,
+			       struct zram_wb_req *req, unsigned int nr_blocks)
+{
+	struct zram_bdev *bd = &ctl->zram->backing;
+	struct zram_wb *wb = &ctl->zram->wb;
+	unsigned int n = 0;
+	unsigned long block;
+	int ret;
+
+	ret = zram_wb_reserve(ctl, nr_blocks, &block);
+	if (ret < 0)
+		return ret;
+	for (;;) {
+		while (ret--)
+			req->blocks[n++] = block++;
+		if (!ctl->packed || n == nr_blocks)
+			break;
+		ret = zram_extent_reserve(bd->bitmap, bd->nr_blocks,
+					  &wb->cursor, nr_blocks - n, &block);
+		if (ret < 0)
+			break;
+	}
+	return n;
+}
+
 /* ------------------------------------------------------------------ */
 /* Stage 3, part 1: submission                                        */
 /* ------------------------------------------------------------------ */
 
 /**
- * zram_wb_fill - copy the next selected slots into a request
+ * zram_wb_fill - copy the next selected slots into a request, whole pages
  * @ctl: writeback
  * @req: request, its mode set
  * @nr_blocks: blocks reserved for it (pages wanted)
  *
- * Slots that dropped out are skipped, so the pages stay in slot order
- * without holes.
+ * Slot i goes to block i of the sequence, from buffer page i. Slots that
+ * dropped out are skipped, so the pages stay in slot order without holes.
  *
  * Context: process context, zram.pp_lock held (owns @ctl's selection);
  * may sleep (page allocation).
@@ -481,61 +640,353 @@ static unsigned int zram_wb_fill(struct zram_wb_ctl *ctl,
 				 unsigned int nr_blocks)
 {
 	unsigned int n = 0;
+	struct page *page;
 	u32 index;
 
 	lockdep_assert_held(&ctl->zram->pp_lock);
 	while (n < nr_blocks && ctl->next < ctl->nr_selected) {
-		if (!req->pages[n]) {
-			req->pages[n] = alloc_page(GFP_KERNEL);
-			if (!req->pages[n]) {
+		page = zram_wb_req_page(req, n);
+		if (!page) {
+			ctl->stop_err = -ENOMEM;
+			break;
+		}
+		index = ctl->slots[ctl->next++];
+		if (!zram_slot_wb_read(ctl->zram, index, req->mode, page))
+			continue;
+		req->objs[n] = (struct zram_wb_obj){
+			.index = index,
+			.pos = n << PAGE_SHIFT,
+			.len = PAGE_SIZE,
+		};
+		req->bufpg[n] = n;
+		n++;
+	}
+	req->nr_objs = n;
+	req->nr_packed = 0;
+	return n;
+}
+
+/*
+ * Packing (compressed_writeback): the layout is described as "Packed
+ * slots" in zram.h.
+ */
+
+/*
+ * What ctl->slots[@i] writes back, see zram_slot_wb_peek(): asked once,
+ * then remembered in ctl->sizes. @i is at most ctl->peeked. Writer only.
+ */
+static unsigned int zram_wb_size(struct zram_wb_ctl *ctl, unsigned int i,
+				 unsigned int mode)
+{
+	if (i == ctl->peeked) {
+		ctl->sizes[i] = zram_slot_wb_peek(ctl->zram, ctl->slots[i],
+						  mode);
+		ctl->peeked++;
+	}
+	return ctl->sizes[i];
+}
+
+/**
+ * zram_wb_pack_estimate - blocks the next request will fill when packing
+ * @ctl: writeback with selected slots left
+ * @mode: ZRAM_WB_* mode they were selected with
+ *
+ * Sums up the sizes of the next selected slots until they fill
+ * @ctl->max_bio_pages blocks or @ctl->max_objs slots, so that a request
+ * reserves (and debits from writeback_limit) about what it writes rather
+ * than a block per slot. An object that does not fit after all waits for
+ * the next request.
+ *
+ * Context: process context, zram.pp_lock held; takes slot locks.
+ * Return: blocks, 1 to @ctl->max_bio_pages.
+ */
+static unsigned int zram_wb_pack_estimate(struct zram_wb_ctl *ctl,
+					  unsigned int mode)
+{
+	unsigned int cap = ctl->max_bio_pages << PAGE_SHIFT;
+	unsigned int i, size, bytes = 0, whole = 0, nr = 0;
+
+	for (i = ctl->next; i < ctl->nr_selected && nr < ctl->max_objs; i++) {
+		size = zram_wb_size(ctl, i, mode);
+		if (!size)
+			continue;
+		nr++;
+		if (size == PAGE_SIZE)
+			whole++;
+		else
+			bytes += size;
+		if ((whole << PAGE_SHIFT) + bytes >= cap)
+			break;
+	}
+	return clamp(whole + DIV_ROUND_UP(bytes, PAGE_SIZE), 1U,
+		     ctl->max_bio_pages);
+}
+
+/* True when an object may run from block @a into block @b. */
+static bool zram_wb_may_join(unsigned long a, unsigned long b)
+{
+	return b > a && b - a - 1 <= zram_loc_gap_max();
+}
+
+/**
+ * zram_wb_pack_place - where the next packed object goes
+ * @req: request
+ * @nr: objects in each block of the sequence so far
+ * @pos: end of the packed bytes so far
+ * @size: the object's size in bytes, below PAGE_SIZE
+ * @limit: blocks the packed objects may use
+ *
+ * At @pos, unless that puts more than %ZRAM_PACK_MAX_OBJS objects into a
+ * block or runs the object into a block it may not join: then at the
+ * start of the next block.
+ *
+ * Context: any; writer only.
+ * Return: byte position in the block sequence, or UINT_MAX when the
+ * object does not fit.
+ */
+static unsigned int zram_wb_pack_place(const struct zram_wb_req *req,
+				       const unsigned int *nr,
+				       unsigned int pos, unsigned int size,
+				       unsigned int limit)
+{
+	unsigned int i;
+
+	for (;;) {
+		if (pos + size > limit << PAGE_SHIFT)
+			return UINT_MAX;
+		i = pos >> PAGE_SHIFT;
+		if (nr[i] < ZRAM_PACK_MAX_OBJS) {
+			if (offset_in_page(pos) + size <= PAGE_SIZE)
+				return pos;
+			if (nr[i + 1] < ZRAM_PACK_MAX_OBJS &&
+			    zram_wb_may_join(req->blocks[i], req->blocks[i + 1]))
+				return pos;
+		}
+		pos = (i + 1) << PAGE_SHIFT;
+	}
+}
+
+/*
+ * Makes sure the buffer pages holding bytes [@from, @to) of the packed
+ * region exist. Writer only; may sleep. Returns false when one cannot be
+ * allocated.
+ */
+static bool zram_wb_pack_pages(struct zram_wb_req *req, unsigned int from,
+			       unsigned int to)
+{
+	unsigned int i;
+
+	for (i = from >> PAGE_SHIFT; i < DIV_ROUND_UP(to, PAGE_SIZE); i++) {
+		if (!zram_wb_req_page(req, i))
+			return false;
+	}
+	return true;
+}
+
+/* Zeroes bytes [@from, @to) of the packed region, whose pages exist. */
+static void zram_wb_pack_zero(struct zram_wb_req *req, unsigned int from,
+			      unsigned int to)
+{
+	unsigned int len;
+
+	while (from < to) {
+		len = min_t(unsigned int, to - from,
+			    PAGE_SIZE - offset_in_page(from));
+		memset(zram_wb_req_addr(req, from), 0, len);
+		from += len;
+	}
+}
+
+/*
+ * Copies slot @obj->index's object of @obj->len bytes to @obj->pos of the
+ * packed region, whose pages exist. False when the slot dropped out.
+ */
+static bool zram_wb_pack_copy(struct zram_wb_ctl *ctl,
+			      struct zram_wb_req *req,
+			      const struct zram_wb_obj *obj)
+{
+	unsigned int split = min_t(unsigned int, obj->len,
+				   PAGE_SIZE - offset_in_page(obj->pos));
+	void *dst = zram_wb_req_addr(req, obj->pos);
+	void *dst2 = dst + split;
+
+	if (split < obj->len)
+		dst2 = zram_wb_req_addr(req, obj->pos + split);
+	return zram_slot_wb_read_obj(ctl->zram, obj->index, req->mode,
+				     obj->len, dst, split, dst2);
+}
+
+/**
+ * zram_wb_pack - pack the next selected slots into a request
+ * @ctl: writeback
+ * @req: request, its mode set
+ * @nr_blocks: blocks reserved for it, in req->blocks
+ *
+ * Copies the compressed objects back to back into the buffer from its
+ * first page on, and the slots stored as whole pages into buffer pages
+ * from its last page down, until the next slot does not fit; slots that
+ * dropped out are skipped. Then lays out the block sequence: the blocks
+ * of the packed objects first, then one block per whole page. Padding
+ * and the tail of the last packed block are zeroed.
+ *
+ * Context: process context, zram.pp_lock held (owns @ctl's selection);
+ * may sleep (page allocation).
+ * Return: blocks used, 0 to @nr_blocks. Sets @ctl->stop_err to -ENOMEM
+ * when a page cannot be allocated.
+ */
+static unsigned int zram_wb_pack(struct zram_wb_ctl *ctl,
+				 struct zram_wb_req *req,
+				 unsigned int nr_blocks)
+{
+	unsigned int nr[ZRAM_WB_MAX_BIO_PAGES] = { };
+	unsigned int pos = 0, nr_whole = 0, at, i;
+	struct zram_wb_obj *obj;
+	struct page *page;
+
+	lockdep_assert_held(&ctl->zram->pp_lock);
+	req->nr_objs = 0;
+	while (ctl->next < ctl->nr_selected && req->nr_objs < ctl->max_objs) {
+		obj = &req->objs[req->nr_objs];
+		obj->index = ctl->slots[ctl->next];
+		obj->len = zram_wb_size(ctl, ctl->next, req->mode);
+		if (!obj->len) {
+			ctl->next++;
+			continue;
+		}
+		if (obj->len == PAGE_SIZE) {
+			if (DIV_ROUND_UP(pos, PAGE_SIZE) + nr_whole >= nr_blocks)
+				break;
+			page = zram_wb_req_page(req, nr_blocks - 1 - nr_whole);
+			if (!page) {
 				ctl->stop_err = -ENOMEM;
 				break;
 			}
+			ctl->next++;
+			if (!zram_slot_wb_read(ctl->zram, obj->index, req->mode,
+					       page))
+				continue;
+			/* Its block is known once the packed ones are. */
+			obj->pos = nr_whole++;
+			req->nr_objs++;
+			continue;
 		}
-		index = ctl->slots[ctl->next++];
-		if (zram_slot_wb_read(ctl->zram, index, req->mode,
-				      req->pages[n]))
-			req->slots[n++] = index;
+		at = zram_wb_pack_place(req, nr, pos, obj->len,
+					nr_blocks - nr_whole);
+		if (at == UINT_MAX)
+			break;
+		if (!zram_wb_pack_pages(req, pos, at + obj->len)) {
+			ctl->stop_err = -ENOMEM;
+			break;
+		}
+		obj->pos = at;
+		ctl->next++;
+		if (!zram_wb_pack_copy(ctl, req, obj))
+			continue;
+		zram_wb_pack_zero(req, pos, at);
+		i = at >> PAGE_SHIFT;
+		nr[i]++;
+		if (offset_in_page(at) + obj->len > PAGE_SIZE)
+			nr[i + 1]++;
+		pos = at + obj->len;
+		req->nr_objs++;
 	}
-	return n;
+
+	req->nr_packed = DIV_ROUND_UP(pos, PAGE_SIZE);
+	zram_wb_pack_zero(req, pos, req->nr_packed << PAGE_SHIFT);
+	for (i = 0; i < req->nr_packed; i++)
+		req->bufpg[i] = i;
+	for (i = 0; i < nr_whole; i++)
+		req->bufpg[req->nr_packed + i] = nr_blocks - 1 - i;
+	for (i = 0; i < req->nr_objs; i++) {
+		obj = &req->objs[i];
+		if (obj->len == PAGE_SIZE)
+			obj->pos = (req->nr_packed + obj->pos) << PAGE_SHIFT;
+	}
+	return req->nr_packed + nr_whole;
 }
 
 static void zram_wb_end_io(struct bio *bio);
 
+/*
+ * Prepares bio @b of a request to write blocks @first to @first + @len - 1
+ * of its sequence, adjacent on the device: one bio_vec per run of adjacent
+ * pages of a buffer folio, one per page of order-0 folios.
+ */
+static void zram_wb_prep_bio(struct zram_wb_ctl *ctl, struct zram_wb_req *req,
+			     unsigned int b, unsigned int first,
+			     unsigned int len)
+{
+	struct bio *bio = &req->bios[b];
+	unsigned int i, run;
+
+	bio_init(bio, ctl->zram->backing.bdev, &req->bvecs[first], len,
+		 REQ_OP_WRITE | REQ_SYNC);
+	bio->bi_iter.bi_sector = zram_bdev_block_sector(req->blocks[first]);
+	bio->bi_end_io = zram_wb_end_io;
+	bio->bi_private = req;
+	for (i = first; i < first + len; i += run) {
+		if (!req->folio) {
+			run = 1;
+			bio_add_folio_nofail(bio, req->folios[req->bufpg[i]],
+					     PAGE_SIZE, 0);
+			continue;
+		}
+		for (run = 1; i + run < first + len; run++) {
+			if (req->bufpg[i + run] != req->bufpg[i] + run)
+				break;
+		}
+		bio_add_folio_nofail(bio, req->folio, run << PAGE_SHIFT,
+				     req->bufpg[i] << PAGE_SHIFT);
+	}
+}
+
+/*
+ * Writes the request's block sequence: one bio per run of adjacent
+ * blocks, all submitted together.
+ */
 static void zram_wb_submit(struct zram_wb_ctl *ctl, struct zram_wb_req *req)
 {
-	struct bio *bio = &req->bio;
-	unsigned int i;
+	struct zram_stats *stats = &ctl->zram->stats;
+	unsigned int i, first = 0, b = 0;
 
-	bio_reset(bio, ctl->zram->backing.bdev, REQ_OP_WRITE | REQ_SYNC);
-	bio->bi_iter.bi_sector = zram_bdev_block_sector(req->block);
-	bio->bi_end_io = zram_wb_end_io;
-	for (i = 0; i < req->nr_pages; i++)
-		__bio_add_page(bio, req->pages[i], PAGE_SIZE, 0);
+	for (i = 1; i <= req->nr_blocks; i++) {
+		if (i < req->nr_blocks &&
+		    req->blocks[i] == req->blocks[i - 1] + 1)
+			continue;
+		zram_wb_prep_bio(ctl, req, b++, first, i - first);
+		first = i;
+	}
+	req->nr_bios = b;
+	req->status = BLK_STS_OK;
+	atomic_set(&req->pending, b);
+	atomic64_add(b, req->folio ? &stats->wb_bios_large_folio :
+				     &stats->wb_bios_order0_folios);
 
 	spin_lock_irq(&ctl->lock);
 	ctl->inflight++;
 	spin_unlock_irq(&ctl->lock);
-	submit_bio(bio);
+	for (i = 0; i < req->nr_bios; i++)
+		submit_bio(&req->bios[i]);
 }
 
 /**
- * zram_wb_write_one - write the next selected slots with one bio
+ * zram_wb_write_one - write the next selected slots with one request
  * @ctl: writeback with selected slots left
  * @mode: ZRAM_WB_* mode they were selected with
  *
- * Debits writeback_limit, reserves an extent (stage 2), fills a request
- * and submits it; whatever ends up unused (blocks, budget) goes back at
- * once. Sets @ctl->stop_err when the writeback must stop.
+ * Debits writeback_limit, reserves a block sequence (stage 2), fills or
+ * packs a request and submits it; whatever ends up unused (blocks,
+ * budget) goes back at once. Sets @ctl->stop_err when the writeback must
+ * stop.
  *
  * Context: process context, zram.pp_lock held; sleeps.
  */
 static void zram_wb_write_one(struct zram_wb_ctl *ctl, unsigned int mode)
 {
+	unsigned long *bitmap = ctl->zram->backing.bitmap;
 	struct zram_wb *wb = &ctl->zram->wb;
-	unsigned int want, allowed, debited, n;
+	unsigned int want, allowed, debited, n, i;
 	struct zram_wb_req *req;
-	unsigned long block;
 	u64 gen;
 	int ret;
 
@@ -545,14 +996,17 @@ static void zram_wb_write_one(struct zram_wb_ctl *ctl, unsigned int mode)
 		ctl->stop_err = -ENOMEM;
 		return;
 	}
-	want = min(ctl->nr_selected - ctl->next, ctl->max_bio_pages);
+	if (ctl->packed)
+		want = zram_wb_pack_estimate(ctl, mode);
+	else
+		want = min(ctl->nr_selected - ctl->next, ctl->max_bio_pages);
 	allowed = zram_wb_limit_take(wb, want, &debited, &gen);
 	if (!allowed) {
 		/* Budget exhausted with slots left: -EIO, as upstream. */
 		ctl->stop_err = -EIO;
 		goto out_put_req;
 	}
-	ret = zram_wb_reserve(ctl, allowed, &block);
+	ret = zram_wb_reserve_seq(ctl, req, allowed);
 	if (ret < 0) {
 		ctl->stop_err = ret;
 		zram_wb_limit_give(wb, debited, gen);
@@ -560,14 +1014,17 @@ static void zram_wb_write_one(struct zram_wb_ctl *ctl, unsigned int mode)
 	}
 
 	req->mode = mode;
-	n = zram_wb_fill(ctl, req, ret);
-	zram_extent_release(ctl->zram->backing.bitmap, block + n, ret - n);
+	if (ctl->packed)
+		n = zram_wb_pack(ctl, req, ret);
+	else
+		n = zram_wb_fill(ctl, req, ret);
+	for (i = n; i < ret; i++)
+		zram_extent_release(bitmap, req->blocks[i], 1);
 	zram_wb_limit_give(wb, debited ? allowed - n : 0, gen);
 	if (!n)
 		goto out_put_req;
 
-	req->block = block;
-	req->nr_pages = n;
+	req->nr_blocks = n;
 	req->nr_debited = debited ? n : 0;
 	req->limit_gen = gen;
 	zram_wb_submit(ctl, req);
@@ -605,21 +1062,25 @@ static void zram_wb_write_selected(struct zram_wb_ctl *ctl, unsigned int mode)
 
 /**
  * zram_wb_end_io - completion of a writeback bio
- * @bio: the request's bio
+ * @bio: one of the request's bios
  *
- * Only queues the request for ctl->commit_work, which commits it:
- * committing takes slot locks and frees zsmalloc objects, which must not
- * happen in interrupt context.
+ * The last bio of a request only queues it for ctl->commit_work, which
+ * commits it: committing takes slot locks and frees zsmalloc objects,
+ * which must not happen in interrupt context.
  *
  * Context: any, including hard interrupt.
  */
 static void zram_wb_end_io(struct bio *bio)
 {
-	struct zram_wb_req *req = container_of(bio, struct zram_wb_req, bio);
+	struct zram_wb_req *req = bio->bi_private;
 	struct zram_wb_ctl *ctl = req->ctl;
 	unsigned long flags;
 
-	req->status = bio->bi_status;
+	/* Two bios may fail at once: either error will do. */
+	if (bio->bi_status)
+		WRITE_ONCE(req->status, bio->bi_status);
+	if (!atomic_dec_and_test(&req->pending))
+		return;
 	/*
 	 * ctl is alive: this request still counts in ctl->inflight until
 	 * the work below has committed it, and the writer frees ctl only
@@ -632,31 +1093,81 @@ static void zram_wb_end_io(struct bio *bio)
 }
 
 /*
- * A failed bio: its slots stay in RAM, its blocks and budget go back. The
- * blocks are released at once, not deferred: no slot ever pointed to them,
- * so no reader can be reading them.
+ * A failed request: its slots stay in RAM, its blocks and budget go back.
+ * The blocks are released at once, not deferred: no slot ever pointed to
+ * them, so no reader can be reading them.
  */
 static void zram_wb_fail_req(struct zram_wb_ctl *ctl, struct zram_wb_req *req)
 {
+	unsigned long *bitmap = ctl->zram->backing.bitmap;
 	struct zram_wb *wb = &ctl->zram->wb;
 	unsigned int i;
 
-	for (i = 0; i < req->nr_pages; i++)
-		zram_slot_wb_unselect(ctl->zram, req->slots[i]);
-	zram_extent_release(ctl->zram->backing.bitmap, req->block,
-			    req->nr_pages);
+	for (i = 0; i < req->nr_objs; i++)
+		zram_slot_wb_unselect(ctl->zram, req->objs[i].index);
+	for (i = 0; i < req->nr_blocks; i++)
+		zram_extent_release(bitmap, req->blocks[i], 1);
 	zram_wb_limit_give(wb, req->nr_debited, req->limit_gen);
 	ctl->io_error = true;
+}
+
+/* Where a request put a slot's data. */
+static void zram_wb_obj_loc(const struct zram_wb_req *req,
+			    const struct zram_wb_obj *obj,
+			    struct zram_bdev_loc *loc)
+{
+	unsigned int i = obj->pos >> PAGE_SHIFT;
+
+	loc->block = req->blocks[i];
+	loc->offset = offset_in_page(obj->pos);
+	loc->len = obj->len;
+	loc->next = 0;
+	/* Not used to install: the slot keeps its own priority. */
+	loc->prio = 0;
+	if (loc->offset + loc->len > PAGE_SIZE)
+		loc->next = req->blocks[i + 1];
+}
+
+/*
+ * Gives each block of packed objects its count of objects and bytes
+ * (zram_bdev_pack_hold()), before any slot takes one of them.
+ */
+static void zram_wb_hold_packed(struct zram *zram,
+				const struct zram_wb_req *req)
+{
+	unsigned int nr[ZRAM_WB_MAX_BIO_PAGES] = { };
+	unsigned int bytes[ZRAM_WB_MAX_BIO_PAGES] = { };
+	const struct zram_wb_obj *obj;
+	unsigned int i, blk, first;
+
+	for (i = 0; i < req->nr_objs; i++) {
+		obj = &req->objs[i];
+		if (obj->len == PAGE_SIZE)
+			continue;
+		blk = obj->pos >> PAGE_SHIFT;
+		first = min_t(unsigned int, obj->len,
+			      PAGE_SIZE - offset_in_page(obj->pos));
+		nr[blk]++;
+		bytes[blk] += first;
+		if (first < obj->len) {
+			nr[blk + 1]++;
+			bytes[blk + 1] += obj->len - first;
+		}
+	}
+	for (i = 0; i < req->nr_packed; i++)
+		zram_bdev_pack_hold(zram, req->blocks[i], nr[i], bytes[i]);
 }
 
 /**
  * zram_wb_commit - commit a completed request
  * @ctl: writeback
- * @req: request whose bio completed
+ * @req: request whose bios completed
  *
- * On success every slot still selected moves to its block; the blocks of
- * slots that changed meanwhile are released. Their budget is not given
- * back: the device was written. bd_writes counts every block written.
+ * On success every slot still selected moves to its block or packed
+ * object; the blocks of whole pages whose slots changed meanwhile are
+ * released, and packed objects whose slots changed let go of their
+ * blocks. Their budget is not given back: the device was written.
+ * bd_writes counts every block written.
  *
  * Context: process context (ctl->commit_work), while the writer holds
  * zram.pp_lock and waits for the commit before selecting again; takes slot
@@ -665,7 +1176,8 @@ static void zram_wb_fail_req(struct zram_wb_ctl *ctl, struct zram_wb_req *req)
 static void zram_wb_commit(struct zram_wb_ctl *ctl, struct zram_wb_req *req)
 {
 	struct zram *zram = ctl->zram;
-	unsigned long block;
+	const struct zram_wb_obj *obj;
+	struct zram_bdev_loc loc;
 	unsigned int i;
 
 	/* Held by the writer that owns @ctl, not by this worker. */
@@ -674,13 +1186,21 @@ static void zram_wb_commit(struct zram_wb_ctl *ctl, struct zram_wb_req *req)
 		zram_wb_fail_req(ctl, req);
 		return;
 	}
-	atomic64_add(req->nr_pages, &zram->stats.bd_writes);
-	for (i = 0; i < req->nr_pages; i++) {
-		block = req->block + i;
+	atomic64_add(req->nr_blocks, &zram->stats.bd_writes);
+	zram_wb_hold_packed(zram, req);
+	for (i = 0; i < req->nr_objs; i++) {
+		obj = &req->objs[i];
+		zram_wb_obj_loc(req, obj, &loc);
+		if (obj->len != PAGE_SIZE) {
+			if (!zram_slot_install_wb_packed(zram, obj->index,
+							 req->mode, &loc))
+				zram_bdev_put_loc(zram, &loc);
+			continue;
+		}
 		/* Never a slot's block, never read: released at once. */
-		if (!zram_slot_install_wb(zram, req->slots[i], req->mode,
-					  block))
-			zram_extent_release(zram->backing.bitmap, block, 1);
+		if (!zram_slot_install_wb(zram, obj->index, req->mode,
+					  loc.block))
+			zram_extent_release(zram->backing.bitmap, loc.block, 1);
 	}
 }
 
@@ -699,7 +1219,7 @@ static void zram_wb_commit_work(struct work_struct *work)
 	struct zram_wb_ctl *ctl =
 		container_of(work, struct zram_wb_ctl, commit_work);
 	struct zram_wb_req *req;
-	unsigned int nr = 0;
+	unsigned int nr = 0, i;
 	LIST_HEAD(done);
 
 	spin_lock_irq(&ctl->lock);
@@ -710,8 +1230,10 @@ static void zram_wb_commit_work(struct work_struct *work)
 
 	list_for_each_entry(req, &done, node) {
 		zram_wb_commit(ctl, req);
+		for (i = 0; i < req->nr_bios; i++)
+			bio_uninit(&req->bios[i]);
 		nr++;
-		/* Up to writeback_batch_size requests of 32 slots each. */
+		/* Up to writeback_batch_size requests of 256 slots each. */
 		cond_resched();
 	}
 	/* Once inflight may be 0, the writer may free ctl after a flush. */
@@ -738,6 +1260,7 @@ static void zram_wb_ctl_free(struct zram_wb_ctl *ctl)
 		     work_pending(&ctl->commit_work));
 	list_for_each_entry_safe(req, tmp, &ctl->free, node)
 		zram_wb_req_free(req);
+	kfree(ctl->sizes);
 	kfree(ctl->slots);
 	kfree(ctl);
 }
@@ -773,29 +1296,59 @@ static unsigned int zram_wb_batch_size(struct zram_wb *wb,
 		     ZRAM_WB_MAX_INFLIGHT_PAGES / max_bio_pages);
 }
 
+/**
+ * zram_wb_ctl_alloc - set up a writeback
+ * @zram: initialized device with a backing device
+ *
+ * Samples the knobs. When packing, also makes sure the per-block packing
+ * state exists (zram_bdev_pack_init()).
+ *
+ * Context: process context, zram.pp_lock held; may sleep.
+ * Return: the writeback, or NULL when memory is short.
+ */
 static struct zram_wb_ctl *zram_wb_ctl_alloc(struct zram *zram)
 {
 	struct zram_wb *wb = &zram->wb;
 	struct zram_wb_ctl *ctl;
 
+	lockdep_assert_held(&zram->pp_lock);
 	ctl = kzalloc(sizeof(*ctl), GFP_KERNEL);
 	if (!ctl)
 		return NULL;
-	ctl->slots = kcalloc(ZRAM_WB_SELECT_CHUNK, sizeof(*ctl->slots),
-			     GFP_KERNEL);
-	if (!ctl->slots) {
-		kfree(ctl);
-		return NULL;
-	}
 	ctl->zram = zram;
-	ctl->max_bio_pages = zram_wb_max_bio_pages(zram);
-	ctl->batch_size = zram_wb_batch_size(wb, ctl->max_bio_pages);
 	INIT_LIST_HEAD(&ctl->free);
 	INIT_LIST_HEAD(&ctl->done);
 	spin_lock_init(&ctl->lock);
 	init_waitqueue_head(&ctl->wait);
 	INIT_WORK(&ctl->commit_work, zram_wb_commit_work);
+
+	ctl->packed = wb->compressed;
+	ctl->max_bio_pages = zram_wb_max_bio_pages(zram);
+	ctl->batch_size = zram_wb_batch_size(wb, ctl->max_bio_pages);
+	ctl->max_objs = ctl->max_bio_pages;
+	ctl->max_bios = 1;
+	if (ctl->packed) {
+		ctl->max_objs = ZRAM_WB_MAX_PACKED_OBJS;
+		ctl->max_bios = ctl->max_bio_pages;
+	}
+	if (READ_ONCE(wb->large_folios))
+		ctl->folio_order = order_base_2(ctl->max_bio_pages);
+
+	ctl->slots = kcalloc(ZRAM_WB_SELECT_CHUNK, sizeof(*ctl->slots),
+			     GFP_KERNEL);
+	if (!ctl->slots)
+		goto out_free;
+	if (ctl->packed) {
+		ctl->sizes = kcalloc(ZRAM_WB_SELECT_CHUNK, sizeof(*ctl->sizes),
+				     GFP_KERNEL);
+		if (!ctl->sizes || zram_bdev_pack_init(zram))
+			goto out_free;
+	}
 	return ctl;
+
+out_free:
+	zram_wb_ctl_free(ctl);
+	return NULL;
 }
 
 /*
@@ -902,6 +1455,7 @@ void zram_wb_init(struct zram *zram)
 	spin_lock_init(&wb->limit_lock);
 	wb->batch_size = ZRAM_WB_DEF_BATCH_SIZE;
 	wb->max_bio_pages = ZRAM_WB_MAX_BIO_PAGES;
+	wb->large_folios = true;
 }
 
 /**
@@ -925,6 +1479,7 @@ void zram_wb_reset(struct zram *zram)
 	zram_bdev_release(zram);
 	zram_bdev_read_exit(zram);
 	wb->cursor = (struct zram_extent_cursor){ };
+	wb->compressed = false;
 	spin_lock(&wb->limit_lock);
 	wb->limit_enable = false;
 	wb->limit = 0;

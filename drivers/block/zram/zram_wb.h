@@ -47,6 +47,15 @@ struct zram;
  *	whatever it says
  * @max_bio_pages: most pages in one writeback bio (debugfs, benchmarks);
  *	sampled like @batch_size, clamped to 1..%ZRAM_WB_MAX_BIO_PAGES
+ * @compressed: compressed_writeback: pack the compressed objects of the
+ *	slots into the backing device blocks. Written with init_lock held
+ *	for write while the device is not initialized (and cleared by
+ *	reset), so it is fixed while zram.pp_lock is held on an initialized
+ *	device
+ * @large_folios: give each request one buffer folio when the page
+ *	allocator has one at hand (default); false makes every request use
+ *	order-0 folios (debugfs wb_large_folios, for tests). Sampled like
+ *	@batch_size
  */
 struct zram_wb {
 	struct zram_extent_cursor cursor;
@@ -56,6 +65,8 @@ struct zram_wb {
 	u64 limit_gen;
 	unsigned int batch_size;
 	u32 max_bio_pages;
+	bool compressed;
+	bool large_folios;
 };
 
 /**

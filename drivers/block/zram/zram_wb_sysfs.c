@@ -10,6 +10,7 @@
 
 #include <linux/cleanup.h>
 #include <linux/debugfs.h>
+#include <linux/seq_file.h>
 #include <linux/slab.h>
 #include <linux/string.h>
 #include <linux/sysfs.h>
@@ -328,6 +329,41 @@ static ssize_t writeback_batch_size_show(struct device *dev,
 	return sysfs_emit(buf, "%u\n", READ_ONCE(zram->wb.batch_size));
 }
 
+/*
+ * compressed_writeback: pack compressed objects into the backing device
+ * (zram_wb.c); upstream's ABI. Set before disksize, like comp_algorithm;
+ * reset turns it off again.
+ */
+static ssize_t compressed_writeback_store(struct device *dev,
+					  struct device_attribute *attr,
+					  const char *buf, size_t len)
+{
+	struct zram *zram = dev_to_zram(dev);
+	bool val;
+	int ret;
+
+	ret = kstrtobool(buf, &val);
+	if (ret)
+		return ret;
+	guard(rwsem_write)(&zram->init_lock);
+	if (zram_init_done(zram))
+		return -EBUSY;
+	if (val && !zram_loc_supported())
+		return -EOPNOTSUPP;
+	zram->wb.compressed = val;
+	return len;
+}
+
+static ssize_t compressed_writeback_show(struct device *dev,
+					 struct device_attribute *attr,
+					 char *buf)
+{
+	struct zram *zram = dev_to_zram(dev);
+
+	guard(rwsem_read)(&zram->init_lock);
+	return sysfs_emit(buf, "%d\n", zram->wb.compressed);
+}
+
 static ssize_t bd_stat_show(struct device *dev, struct device_attribute *attr,
 			    char *buf)
 {
@@ -345,17 +381,50 @@ static ssize_t bd_stat_show(struct device *dev, struct device_attribute *attr,
 
 #ifdef CONFIG_ZRAM_MEMORY_TRACKING
 /*
- * Benchmark knob, (re)created whenever a backing device is attached: the
- * core creates the device's debugfs directory after zram_wb_init(), and
- * removes it with everything in it.
+ * debugfs wb_stat: writeback statistics for tuning and tests, one
+ * "name value" line each, counted since initialization. Read without a
+ * lock: the counters may be mid-update relative to each other.
+ */
+static int zram_wb_stat_show(struct seq_file *m, void *v)
+{
+	struct zram *zram = m->private;
+	struct zram_stats *st = &zram->stats;
+
+	seq_printf(m, "bios_large_folio %llu\n",
+		   (u64)atomic64_read(&st->wb_bios_large_folio));
+	seq_printf(m, "bios_order0_folios %llu\n",
+		   (u64)atomic64_read(&st->wb_bios_order0_folios));
+	seq_printf(m, "packed_objects %llu\n",
+		   (u64)atomic64_read(&st->pk_objects));
+	seq_printf(m, "packed_bytes %llu\n",
+		   (u64)atomic64_read(&st->pk_bytes));
+	seq_printf(m, "packed_blocks %llu\n",
+		   (u64)atomic64_read(&st->pk_blocks));
+	seq_printf(m, "packed_dead_bytes %llu\n",
+		   (u64)atomic64_read(&st->pk_dead_bytes));
+	return 0;
+}
+DEFINE_SHOW_ATTRIBUTE(zram_wb_stat);
+
+/*
+ * Benchmark and test knobs and wb_stat, (re)created whenever a backing
+ * device is attached: the core creates the device's debugfs directory
+ * before its attributes appear, and removes it with everything in it.
  */
 static void zram_wb_debugfs_register(struct zram *zram)
 {
-	if (!zram->debugfs_dir)
+	struct dentry *dir = zram->debugfs_dir;
+
+	if (!dir)
 		return;
-	debugfs_lookup_and_remove("wb_max_bio_pages", zram->debugfs_dir);
-	debugfs_create_u32("wb_max_bio_pages", 0600, zram->debugfs_dir,
+	debugfs_lookup_and_remove("wb_max_bio_pages", dir);
+	debugfs_create_u32("wb_max_bio_pages", 0600, dir,
 			   &zram->wb.max_bio_pages);
+	debugfs_lookup_and_remove("wb_large_folios", dir);
+	debugfs_create_bool("wb_large_folios", 0600, dir,
+			    &zram->wb.large_folios);
+	debugfs_lookup_and_remove("wb_stat", dir);
+	debugfs_create_file("wb_stat", 0400, dir, zram, &zram_wb_stat_fops);
 }
 #else
 static void zram_wb_debugfs_register(struct zram *zram)
@@ -411,6 +480,8 @@ static DEVICE_ATTR_RW(writeback_batch_size);
 
 static DEVICE_ATTR_RO(bd_stat);
 
+static DEVICE_ATTR_RW(compressed_writeback);
+
 static struct attribute *zram_wb_attrs[] = {
 	&dev_attr_backing_dev.attr,
 	&dev_attr_writeback.attr,
@@ -418,6 +489,7 @@ static struct attribute *zram_wb_attrs[] = {
 	&dev_attr_writeback_limit_enable.attr,
 	&dev_attr_writeback_batch_size.attr,
 	&dev_attr_bd_stat.attr,
+	&dev_attr_compressed_writeback.attr,
 	NULL,
 };
 

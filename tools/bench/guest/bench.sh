@@ -7,7 +7,7 @@
 # Environment: BENCH_SUITES, BENCH_MB, BENCH_RUNS, BENCH_DEVICES,
 # BENCH_BITMAPS, BENCH_VIRTIO_BITMAPS, BENCH_DRIVERS, BENCH_IO_MB,
 # BENCH_DEVBW_SECS, BENCH_IO_SECS, BENCH_IO_ENGINES, BENCH_IO_DRIVERS,
-# BENCH_STOCK_AS_OURS (see run.sh).
+# BENCH_IOWB_DRIVERS, BENCH_STOCK_AS_OURS (see run.sh).
 
 # shellcheck source-path=SCRIPTDIR
 set -euo pipefail
@@ -20,14 +20,15 @@ shopt -s inherit_errexit
 # shellcheck source=io.sh
 . "$(dirname "$0")/io.sh"
 
-: "${BENCH_SUITES:=writeback io}"
+: "${BENCH_SUITES:=writeback io iowb}"
 : "${BENCH_MB:=512}" "${BENCH_RUNS:=3}"
 : "${BENCH_DEVICES:=flash nvme virtio}"
 : "${BENCH_BITMAPS:=fresh fragmented random}"
 : "${BENCH_VIRTIO_BITMAPS:=fresh}" "${BENCH_DEVBW_SECS:=5}"
-: "${BENCH_DRIVERS:=stock ours-upstream-like ours}"
+: "${BENCH_DRIVERS:=stock ours-upstream-like ours ours-packed}"
 : "${BENCH_IO_MB:=128}" "${BENCH_IO_SECS:=10}"
 : "${BENCH_IO_ENGINES:=io_uring psync}" "${BENCH_IO_DRIVERS:=stock ours}"
+: "${BENCH_IOWB_DRIVERS:=ours ours-packed}"
 
 {
 	echo "kernel=$(uname -r) cpus=$(nproc) bench_mb=$BENCH_MB runs=$BENCH_RUNS"
@@ -43,6 +44,7 @@ for suite in $BENCH_SUITES; do
 	case $suite in
 	writeback) suite_writeback ;;
 	io) suite_io ;;
+	iowb) suite_iowb ;;
 	*) die "unknown suite $suite" ;;
 	esac
 done

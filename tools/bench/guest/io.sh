@@ -8,14 +8,14 @@
 # Sourced by bench.sh after lib.sh. fio JSON goes to
 # $out/io/DRIVER-ENGINE-RW-RUN.json (parsed on the host).
 
-# Usage: io_fio DRIVER ENGINE RW RUN
+# Usage: io_fio DRIVER ENGINE RW RUN (RW randreadwb: randread, named apart)
 io_fio() {
 	local drv=$1 engine=$2 rw=$3 run=$4 qd=16
 
 	[ "$engine" = psync ] && qd=1
 	need_blockdev /dev/zram0
 	fio --name="io-$drv-$engine-$rw" --filename=/dev/zram0 \
-		--ioengine="$engine" --rw="$rw" --bs=4k --iodepth="$qd" \
+		--ioengine="$engine" --rw="${rw%wb}" --bs=4k --iodepth="$qd" \
 		--numjobs=2 --group_reporting --direct=1 --time_based \
 		--runtime="$BENCH_IO_SECS" --size="${BENCH_IO_MB}M" \
 		"${fio_data[@]}" --slat_percentiles=1 --output-format=json \
@@ -46,6 +46,44 @@ suite_io() {
 	for run in $(seq 1 "$BENCH_RUNS"); do
 		for drv in $BENCH_IO_DRIVERS; do
 			io_case "$drv" "$run"
+		done
+	done
+}
+
+# Suite "iowb": 4 KiB random reads of data on the backing device: zram0
+# filled with the benchmark data, all of it written back to a flash-model
+# null_blk (as in suite writeback), caches dropped, then fio io_uring
+# randread (iodepth 16, 2 jobs). ours reads each slot's block into the
+# page; ours-packed reads the block(s) of its object and decompresses.
+# Records io/DRIVER-io_uring-randreadwb-RUN.json.
+iowb_case() {
+	local drv=$1 run=$2 mb=$((BENCH_IO_MB + 1))
+
+	load_driver "$drv"
+	nullb_create nullb_iowb 100000 400 "$mb"
+	set_knob "$zsys/backing_dev" /dev/nullb_iowb
+	set_strategy_early "$drv"
+	set_knob "$zsys/disksize" "${BENCH_IO_MB}M"
+	fill /dev/zram0 "${BENCH_IO_MB}M"
+	echo all >"$zsys/idle" || die "echo all > idle failed"
+	echo idle >"$zsys/writeback" || die "writeback failed"
+	sync
+	echo 3 >/proc/sys/vm/drop_caches
+	say "iowb $drv run $run: bd_stat $(tr -s ' ' <"$zsys/bd_stat")"
+	io_fio "$drv" io_uring randreadwb "$run"
+	say "iowb $drv io_uring randread run $run done"
+	unload_driver
+	nullb_remove nullb_iowb
+}
+
+suite_iowb() {
+	local run drv
+
+	mkdir -p "$out/io"
+	for run in $(seq 1 "$BENCH_RUNS"); do
+		# shellcheck disable=SC2086 # a list of words
+		for drv in $(rotate_words $((run - 1)) $BENCH_IOWB_DRIVERS); do
+			iowb_case "$drv" "$run"
 		done
 	done
 }

@@ -56,7 +56,7 @@ load_driver() {
 
 	case $drv in
 	stock) "$vm_guest/zram-load.sh" stock >/dev/null ;;
-	ours | ours-upstream-like)
+	ours | ours-upstream-like | ours-packed)
 		if [ "${BENCH_STOCK_AS_OURS:-0}" = 1 ]; then
 			"$vm_guest/zram-load.sh" stock >/dev/null
 		else
@@ -82,8 +82,21 @@ set_knob() {
 	echo "$value" >"$path" || die "cannot write '$value' to $path"
 }
 
+# Configures what a driver strategy needs before disksize.
+#   ours-packed: compressed_writeback (packed compressed objects)
+set_strategy_early() {
+	local drv=$1
+
+	[ "$drv" = ours-packed ] || return 0
+	if [ "${BENCH_STOCK_AS_OURS:-0}" = 1 ]; then
+		say "note: stock as ours-packed, no compressed_writeback"
+		return 0
+	fi
+	set_knob "$zsys/compressed_writeback" 1
+}
+
 # Configures the writeback strategy of the loaded driver (after disksize).
-#   stock, ours: defaults
+#   stock, ours, ours-packed: defaults
 #   ours-upstream-like: one page per bio, 32 bios in flight (upstream 6.19)
 # The debugfs knob name comes from BENCH_UL_BIO_KNOB (default: the first of
 # wb_max_bio_pages, max_bio_pages, wb_bio_pages found in debugfs; our
@@ -110,24 +123,31 @@ set_strategy() {
 }
 
 # fio sequential direct writes of the benchmark data, 128 KiB each unless
-# BS is given. fio rounds SIZE down to a multiple of BS.
+# BS is given. fio rounds SIZE down to a multiple of BS. A caller may set
+# the array fill_data (dynamic scope) to write other data.
 # Usage: fill DEV SIZE [OFFSET [BS]] (fio units: 64M, 1020k)
 fill() {
+	local -a data=("${fio_data[@]}")
+
+	[ -z "${fill_data+set}" ] || data=("${fill_data[@]}")
 	need_blockdev "$1"
 	fio --name=fill --filename="$1" --rw=write --bs="${4:-128k}" \
 		--direct=1 --ioengine=psync --offset="${3:-0}" --size="$2" \
-		"${fio_data[@]}" --output-format=terse >/dev/null ||
+		"${data[@]}" --output-format=terse >/dev/null ||
 		die "fio fill of $1 failed"
 }
 
 # Prints the writeback knobs in effect as key=value (- when absent).
 strategy_values() {
-	local bio=- batch=-
+	local bio=- batch=- packed=-
 
 	[ ! -r "$zdbg/wb_max_bio_pages" ] || read -r bio <"$zdbg/wb_max_bio_pages"
 	[ ! -r "$zsys/writeback_batch_size" ] ||
 		read -r batch <"$zsys/writeback_batch_size"
-	echo "wb_max_bio_pages=$bio writeback_batch_size=$batch"
+	[ ! -r "$zsys/compressed_writeback" ] ||
+		read -r packed <"$zsys/compressed_writeback"
+	echo "wb_max_bio_pages=$bio writeback_batch_size=$batch" \
+		"compressed_writeback=$packed"
 }
 
 # bd_stat field: 1 = bd_count, 2 = bd_reads, 3 = bd_writes (pages)

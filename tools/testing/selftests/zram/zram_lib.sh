@@ -399,7 +399,7 @@ zram_state() {
 
 	for a in disksize initstate comp_algorithm backing_dev \
 		max_comp_streams writeback_limit writeback_limit_enable \
-		writeback_batch_size bd_stat mm_stat; do
+		writeback_batch_size compressed_writeback bd_stat mm_stat; do
 		[ -e "$ZRAM_SYS/$a" ] || continue
 		read -r line <"$ZRAM_SYS/$a"
 		printf '%s: %s\n' "$a" "$line"
@@ -414,6 +414,20 @@ zram_require_writeback() {
 	if [ ! -e "$ZRAM_SYS/backing_dev" ] || [ ! -e "$ZRAM_SYS/writeback" ]; then
 		ktap_skip_all "no writeback support (CONFIG_ZRAM_WRITEBACK)"
 	fi
+}
+
+# zram_require_packed: compressed_writeback (packed writeback) must exist;
+# stock 6.12 has no such attribute.
+zram_require_packed() {
+	zram_attr_exists compressed_writeback ||
+		ktap_skip_all "no compressed_writeback attribute (stock 6.12)"
+}
+
+# zram_wb_stat NAME: a value of debugfs wb_stat (writeback statistics of
+# our driver), empty when there is none.
+zram_wb_stat() {
+	awk -v k="$1" '$1 == k { print $2 }' \
+		"/sys/kernel/debug/zram/zram$ZRAM_ID/wb_stat" 2>/dev/null
 }
 
 # zram_field ATTR N: Nth (1-based) number of a stat attribute.
@@ -550,6 +564,17 @@ zram_store_file() {
 		return 1
 	fi
 	zram_field mm_stat 2
+}
+
+# zram_fill_fio DEV FIRST N: write N 4 KiB pages from page FIRST with the
+# benchmark's data: fio's 50% compressible buffers (about 2 KiB each with
+# lz4), a fixed seed, O_DIRECT.
+zram_fill_fio() {
+	fio --name=fill --filename="$1" --rw=write --bs=4k --direct=1 \
+		--ioengine=psync --offset=$(($2 * 4096)) --size=$(($3 * 4096)) \
+		--randseed=20261129 --buffer_compress_percentage=50 \
+		--refill_buffers --buffer_compress_chunk=4k --eta=never \
+		--output-format=terse >/dev/null 2>&1
 }
 
 # zram_read_all DEV [PAGES]: read the device (or its first PAGES pages)

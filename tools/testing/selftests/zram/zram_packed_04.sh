@@ -1,0 +1,93 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# A block holding packed objects stays in use while any of them lives.
+# 40 compressible slots, their object sizes measured one by one (mm_stat
+# compr_data_size), are written back by one request onto a fresh backing
+# device: packed back to back from the first block, so object k starts at
+# byte pos_k = size_0 + ... + size_(k-1). Then the slots are freed in
+# order, by discard or overwrite in turn. After slot k went, the blocks in
+# use (bd_count, debugfs packed_blocks) are exactly those holding bytes
+# pos_(k+1) and on, the dead bytes still held are pos_(k+1) mod 4096, the
+# slots still on the backing device read back intact, and after the last
+# one nothing is left.
+
+. "$(dirname "$0")/zram_lib.sh"
+
+zram_require_basic
+zram_require_nullb
+zram_require_cmd blkdiscard
+zram_add || ktap_skip_all "cannot hot_add a zram device"
+zram_require_writeback
+zram_require_packed
+zram_nullb 16 || ktap_skip_all "cannot create null_blk"
+n=40
+
+# pages_sum FIRST: checksum of pages FIRST to n-1
+pages_sum() {
+	dd if="$ZRAM_DEV" bs=4096 skip="$1" count=$((n - $1)) iflag=direct \
+		2>/dev/null | sha256sum | cut -d' ' -f1
+}
+
+ktap_plan 7
+
+echo 1 >"$ZRAM_SYS/compressed_writeback"
+echo "$NULLB" >"$ZRAM_SYS/backing_dev"
+zram_init 16M || ktap_bail "cannot set disksize"
+zram_text_file "$n" || ktap_bail "no /tmp"
+pos=(0)
+for ((k = 0; k < n; k++)); do
+	dd if="$TEXT_FILE" of="$ZRAM_DEV" bs=4096 skip="$k" seek="$k" count=1 \
+		oflag=direct conv=notrunc 2>/dev/null
+	pos+=("$(zram_field mm_stat 2)")
+done
+total=${pos[$n]}
+declare -A sums
+for ((k = 1; k < n; k++)); do
+	sums[$k]=$(pages_sum "$k")
+done
+ktap_info "$n objects, $total bytes"
+
+ktap_check "page_indexes=0-$((n - 1)) written back" \
+	expect_errno OK "$ZRAM_SYS/writeback" "page_indexes=0-$((n - 1))"
+ktap_eq "one block per 4 KiB of objects (bd_count packed_blocks objects)" \
+	"$(bd_count) $(zram_wb_stat packed_blocks) $(zram_wb_stat packed_objects)" \
+	"$(((total + 4095) / 4096)) $(((total + 4095) / 4096)) $n"
+
+bad=''
+for ((k = 0; k < n; k++)); do
+	if [ $((k % 2)) = 0 ]; then
+		blkdiscard -o $((k * 4096)) -l 4096 "$ZRAM_DEV"
+	else
+		zram_fill_pages "$ZRAM_DEV" "$k" 1 zero
+	fi
+	p=${pos[$((k + 1))]}
+	if [ "$k" -lt $((n - 1)) ]; then
+		want="$(((total - 1) / 4096 - p / 4096 + 1)) $((p % 4096))"
+	else
+		want="0 0"
+	fi
+	got="$(bd_count) $(zram_wb_stat packed_dead_bytes)"
+	if [ "$got" != "$want" ] || [ "$(zram_wb_stat packed_blocks)" != "${got% *}" ]; then
+		bad+=" slot $k: got '$got' packed_blocks"
+		bad+=" $(zram_wb_stat packed_blocks), want '$want';"
+	fi
+	if [ "$k" -lt $((n - 1)) ] && [ "$(pages_sum $((k + 1)))" != "${sums[$((k + 1))]}" ]; then
+		bad+=" slot $k: the slots after it changed;"
+	fi
+done
+[ -n "$bad" ] && echo "#$bad" | fold -w 200
+ktap_eq "blocks freed exactly with their last object, others intact" "$bad" ""
+ktap_eq "nothing left on the backing device" "$(bd_stat | cut -d' ' -f1)" 0
+left=''
+for s in packed_objects packed_bytes packed_blocks packed_dead_bytes; do
+	left+="$(zram_wb_stat "$s") "
+done
+ktap_eq "wb_stat: no packed objects, bytes, blocks, dead bytes" "$left" "0 0 0 0 "
+zram_fill_pages "$ZRAM_DEV" 0 64 text
+echo all >"$ZRAM_SYS/idle"
+ktap_check "the freed blocks serve another writeback" \
+	expect_errno OK "$ZRAM_SYS/writeback" idle
+ktap_eq "its slots read back" "$(zram_read_all "$ZRAM_DEV" 64)" \
+	"$(dd if="$TEXT_FILE" bs=4096 count=64 2>/dev/null | sha256sum | cut -d' ' -f1)"
+ktap_finish
