@@ -114,7 +114,7 @@ check_reports() {
 		kmemleak_zram_records "$leaks" $zram_range >>"$new"
 		n=$(grep -c '^unreferenced object' "$leaks")
 		# shellcheck disable=SC2086
-		[ "$n" -gt 0 ] && say "$name: kmemleak: $n suspected leaks, $(
+		say "$name: kmemleak: $n suspected leaks, $(
 			kmemleak_zram_records "$leaks" $zram_range |
 				grep -c '^unreferenced object') by zram"
 	fi
