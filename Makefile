@@ -69,7 +69,7 @@ check-host: module module-nocomp sparse checkpatch shellcheck selftests-list \
 	unit helpers series-check
 
 check-vm: module helpers
-	$(SELFTESTS)/vm-check.sh
+	$(VM)/vm-check.sh
 
 # ours only, through the kernel's runner (check-vm runs it too)
 kselftest: module

@@ -7,12 +7,12 @@
 # run by the kernel's run_kselftest.sh (tools/testing/vm/kselftest.sh).
 # Prints both summaries and one total. Exits non-zero when either run failed.
 #
-# Usage: tools/testing/selftests/zram/vm-check.sh
+# Usage: tools/testing/vm/vm-check.sh
 
 set -uo pipefail
 
 here=$(cd "$(dirname "$0")" && pwd)
-root=$(cd "$here/../../../.." && pwd)
+root=$(cd "$here/../../.." && pwd)
 logdir=$root/.cache/selftests
 mkdir -p "$logdir"
 

@@ -1,0 +1,307 @@
+# SPDX-License-Identifier: GPL-2.0
+# shellcheck shell=bash disable=SC2034
+# (SC2034: the tests, not this file, read the globals the helpers set)
+#
+# Part of the zram selftests' library, sourced by zram_lib.sh (tests
+# source zram_lib.sh, not this file).
+# Prerequisite checks, zram and backing block devices (null_blk, loop,
+# dm), sysfs writes with errno checks, stat fields.
+
+# ------------------------------------------------------- prerequisites
+
+zram_require_root() {
+	[ "$(id -u)" -eq 0 ] || ktap_skip_all "must be run as root"
+}
+
+# zram_require_module: the driver must be loaded (run_all.sh loads it);
+# when run alone, load the stock module.
+zram_require_module() {
+	if [ ! -d "$ZRAM_CONTROL" ]; then
+		if [ "${ZRAM_DRIVER:-stock}" = stock ]; then
+			modprobe zram num_devices=0 >/dev/null 2>&1
+		fi
+	fi
+	[ -d "$ZRAM_CONTROL" ] || ktap_skip_all "zram module not loaded"
+}
+
+zram_require_cmd() {
+	local c
+
+	for c in "$@"; do
+		command -v "$c" >/dev/null 2>&1 || ktap_skip_all "$c not installed"
+	done
+}
+
+zram_require_nullb() {
+	modprobe configfs >/dev/null 2>&1
+	if [ ! -d /sys/kernel/config/nullb ]; then
+		grep -q ' /sys/kernel/config ' /proc/mounts ||
+			mount -t configfs none /sys/kernel/config >/dev/null 2>&1
+		modprobe null_blk nr_devices=0 >/dev/null 2>&1
+	fi
+	[ -d "$NULLB_CONFIGFS" ] || ktap_skip_all "null_blk with configfs not available"
+}
+
+zram_require_dm() {
+	zram_require_cmd dmsetup
+	modprobe dm-mod >/dev/null 2>&1
+	dmsetup version >/dev/null 2>&1 || ktap_skip_all "device mapper not available"
+}
+
+# zram_require_basic: root + module, the common prologue.
+zram_require_basic() {
+	zram_require_root
+	zram_require_module
+}
+
+# ------------------------------------------------------- block devices
+
+# zram_wait_blockdev DEV [SECONDS]: device nodes appear asynchronously.
+zram_wait_blockdev() {
+	local dev=$1 tries=$((${2:-10} * 20))
+
+	while [ "$tries" -gt 0 ]; do
+		[ -b "$dev" ] && return 0
+		sleep 0.05
+		tries=$((tries - 1))
+	done
+	echo "# $dev did not appear" >&2
+	return 1
+}
+
+# zram_add: new zram device; sets ZRAM_ID, ZRAM_DEV, ZRAM_SYS.
+zram_add() {
+	ZRAM_ID=$(cat "$ZRAM_CONTROL/hot_add") || return 1
+	ZRAM_DEV=/dev/zram$ZRAM_ID
+	ZRAM_SYS=/sys/block/zram$ZRAM_ID
+	zram_defer zram_remove "$ZRAM_ID"
+	zram_wait_blockdev "$ZRAM_DEV"
+}
+
+# zram_remove ID: reset and hot_remove, whatever state it is in.
+zram_remove() {
+	echo 1 >"/sys/block/zram$1/reset" 2>/dev/null
+	echo "$1" >"$ZRAM_CONTROL/hot_remove" 2>/dev/null
+}
+
+# zram_init SIZE [ALG]: set the algorithm (optional) and disksize.
+zram_init() {
+	if [ -n "${2:-}" ]; then
+		echo "$2" >"$ZRAM_SYS/comp_algorithm" || return 1
+	fi
+	echo "$1" >"$ZRAM_SYS/disksize"
+}
+
+# zram_nullb SIZE_MB [ATTR=VALUE...]: memory-backed null_blk, 4 KiB
+# blocks; sets NULLB to its path. Call it directly, not in $(...), so its
+# undo step is registered in this shell.
+zram_nullb() {
+	local size=$1 name dir kv
+
+	shift
+	zram_obj_seq=$((zram_obj_seq + 1))
+	name=znb$$x$zram_obj_seq
+	dir=$NULLB_CONFIGFS/$name
+	mkdir "$dir" || return 1
+	zram_defer zram_nullb_remove "$name"
+	echo 1 >"$dir/memory_backed" &&
+		echo 4096 >"$dir/blocksize" &&
+		echo "$size" >"$dir/size" || return 1
+	for kv in "$@"; do
+		echo "${kv#*=}" >"$dir/${kv%%=*}" || return 1
+	done
+	echo 1 >"$dir/power" || return 1
+	zram_wait_blockdev "/dev/$name" || return 1
+	NULLB=/dev/$name
+}
+
+zram_nullb_remove() {
+	echo 0 >"$NULLB_CONFIGFS/$1/power"
+	rmdir "$NULLB_CONFIGFS/$1"
+}
+
+# zram_loop SIZE: loop device over a sparse file in /tmp; sets LOOP.
+zram_loop() {
+	local file dev
+
+	zram_obj_seq=$((zram_obj_seq + 1))
+	file=$(mktemp "/tmp/zram-loop.$$.$zram_obj_seq.XXXXXX") || return 1
+	zram_defer rm -f "$file"
+	truncate -s "$1" "$file" || return 1
+	modprobe loop >/dev/null 2>&1
+	dev=$(zram_losetup -f --show "$file") || return 1
+	zram_defer zram_losetup -d "$dev"
+	zram_wait_blockdev "$dev" || return 1
+	LOOP=$dev
+}
+
+# util-linux losetup (busybox's lacks --show)
+zram_losetup() {
+	local l
+
+	for l in /usr/sbin/losetup /sbin/losetup /usr/bin/losetup; do
+		if [ -x "$l" ] && [ "$(readlink -f "$l")" != "$(readlink -f /bin/busybox)" ]; then
+			"$l" "$@"
+			return
+		fi
+	done
+	losetup "$@"
+}
+
+# zram_dm NAME TABLE: device-mapper device; sets DM (its path) and DM_NAME.
+zram_dm() {
+	zram_obj_seq=$((zram_obj_seq + 1))
+	local name=zt$$x$zram_obj_seq-$1
+
+	dmsetup create "$name" --table "$2" >/dev/null || return 1
+	zram_defer dmsetup remove --retry "$name"
+	dmsetup mknodes "$name" >/dev/null 2>&1
+	zram_wait_blockdev "/dev/mapper/$name" || return 1
+	DM=/dev/mapper/$name
+	DM_NAME=$name
+}
+
+# zram_mktemp_dir: sets MNT to a fresh directory, removed at exit.
+zram_mktemp_dir() {
+	MNT=$(mktemp -d /tmp/zram-mnt.XXXXXX) || return 1
+	zram_defer rmdir "$MNT"
+}
+
+# zram_mount_ext4 DEV DIR [mkfs]: mount an ext4 file system (made first
+# when the third argument is "mkfs"); unmounted at exit.
+zram_mount_ext4() {
+	modprobe ext4 >/dev/null 2>&1
+	if [ "${3:-}" = mkfs ]; then
+		mkfs.ext4 -q -F "$1" >/dev/null 2>&1 || return 1
+	fi
+	mount -t ext4 "$1" "$2" || return 1
+	zram_defer umount "$2"
+}
+
+# zram_sectors DEV: size in 512-byte sectors.
+zram_sectors() {
+	local sys
+
+	sys=/sys/class/block/$(basename "$(readlink -f "$1")")
+	cat "$sys/size"
+}
+
+# ------------------------------------------------------- sysfs writes
+
+# zram_errno_name MESSAGE: errno name from bash's "write error: TEXT".
+zram_errno_name() {
+	case $1 in
+	*"Invalid argument"*) echo EINVAL ;;
+	*"Device or resource busy"*) echo EBUSY ;;
+	*"No such file or directory"*) echo ENOENT ;;
+	*"Block device required"*) echo ENOTBLK ;;
+	*"No such device or address"*) echo ENXIO ;;
+	*"No such device"*) echo ENODEV ;;
+	*"Resource temporarily unavailable"*) echo EAGAIN ;;
+	*"Input/output error"*) echo EIO ;;
+	*"No space left on device"*) echo ENOSPC ;;
+	*"Numerical result out of range"*) echo ERANGE ;;
+	*"Argument list too long"*) echo E2BIG ;;
+	*"Cannot allocate memory"*) echo ENOMEM ;;
+	*"Operation not permitted"*) echo EPERM ;;
+	*"Permission denied"*) echo EACCES ;;
+	*"Operation not supported"*) echo EOPNOTSUPP ;;
+	*) echo "UNKNOWN($1)" ;;
+	esac
+}
+
+# zram_write ATTR VALUE: write VALUE plus a newline (as echo does) with a
+# single write(); prints OK or the errno name.
+zram_write() {
+	local msg
+
+	if msg=$({ printf '%s\n' "$2" >"$1"; } 2>&1); then
+		echo OK
+	else
+		zram_errno_name "$msg"
+	fi
+}
+
+# expect_errno ERRNO ATTR VALUE: the write fails with ERRNO (or OK).
+expect_errno() {
+	local got
+
+	got=$(zram_write "$2" "$3")
+	if [ "$got" != "$1" ]; then
+		echo "# write '$3' to $2: got $got, want $1"
+		return 1
+	fi
+}
+
+# zram_write_full ATTR VALUE: the write of VALUE (no newline) returns its
+# whole length: dd with bs = length reports one full record out.
+zram_write_full() {
+	local out
+
+	out=$(printf '%s' "$2" | dd of="$1" bs="${#2}" count=1 2>&1)
+	case $out in
+	*"1+0 records out"*) return 0 ;;
+	esac
+	echo "# dd '$2' > $1: $out"
+	return 1
+}
+
+# zram_state: the readable state of the device, to prove a write changed
+# nothing (mm_stat carries mem_limit, which is write-only). Builtins only:
+# forks are slow under TCG.
+zram_state() {
+	local a line
+
+	for a in disksize initstate comp_algorithm backing_dev \
+		max_comp_streams writeback_limit writeback_limit_enable \
+		writeback_batch_size compressed_writeback bd_stat mm_stat; do
+		[ -e "$ZRAM_SYS/$a" ] || continue
+		read -r line <"$ZRAM_SYS/$a"
+		printf '%s: %s\n' "$a" "$line"
+	done
+}
+
+zram_attr_exists() {
+	[ -e "$ZRAM_SYS/$1" ]
+}
+
+zram_require_writeback() {
+	if [ ! -e "$ZRAM_SYS/backing_dev" ] || [ ! -e "$ZRAM_SYS/writeback" ]; then
+		ktap_skip_all "no writeback support (CONFIG_ZRAM_WRITEBACK)"
+	fi
+}
+
+# zram_require_packed: compressed_writeback (packed writeback) must exist;
+# stock 6.12 has no such attribute.
+zram_require_packed() {
+	zram_attr_exists compressed_writeback ||
+		ktap_skip_all "no compressed_writeback attribute (stock 6.12)"
+}
+
+# zram_wb_stat NAME: a value of debugfs wb_stat (writeback statistics of
+# our driver), empty when there is none.
+zram_wb_stat() {
+	awk -v k="$1" '$1 == k { print $2 }' \
+		"/sys/kernel/debug/zram/zram$ZRAM_ID/wb_stat" 2>/dev/null
+}
+
+# zram_field ATTR N: Nth (1-based) number of a stat attribute.
+zram_field() {
+	local v
+
+	read -r -a v <"$ZRAM_SYS/$1"
+	echo "${v[$(($2 - 1))]}"
+}
+
+# bd_stat: its three fields, single-spaced
+bd_stat() {
+	local v
+
+	read -r -a v <"$ZRAM_SYS/bd_stat"
+	echo "${v[*]}"
+}
+
+# bd_stat fields (4 KiB units)
+bd_count() { zram_field bd_stat 1; }
+bd_reads() { zram_field bd_stat 2; }
+bd_writes() { zram_field bd_stat 3; }

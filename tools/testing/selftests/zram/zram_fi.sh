@@ -1,0 +1,229 @@
+# SPDX-License-Identifier: GPL-2.0
+# shellcheck shell=bash disable=SC2034
+# (SC2034: the tests, not this file, read the globals the helpers set)
+#
+# Part of the zram selftests' library, sourced by zram_lib.sh (tests
+# source zram_lib.sh, not this file).
+# Fault injection through debugfs.
+
+# ------------------------------------------------------- fault injection
+# (debugfs: CONFIG_FAULT_INJECTION_DEBUG_FS, and the stack filter of
+# CONFIG_FAULT_INJECTION_STACKTRACE_FILTER, so failures land in zram)
+
+ZRAM_FI=/sys/kernel/debug
+FI_TIMES=1000000
+FI_KINDS=()
+
+# zram_require_fault_injection KIND...: skip the test unless these fault
+# attributes (failslab, fail_page_alloc, fail_make_request) are in debugfs.
+zram_require_fault_injection() {
+	local k
+
+	grep -q ' /sys/kernel/debug ' /proc/mounts ||
+		mount -t debugfs none /sys/kernel/debug >/dev/null 2>&1
+	for k in "$@"; do
+		[ -d "$ZRAM_FI/$k" ] ||
+			ktap_skip_all "no $k fault injection (CONFIG_FAULT_INJECTION_DEBUG_FS)"
+		case $k in
+		failslab | fail_page_alloc)
+			[ -e "$ZRAM_FI/$k/require-start" ] ||
+				ktap_skip_all "no fault injection stack filter" \
+					"(CONFIG_FAULT_INJECTION_STACKTRACE_FILTER)"
+			;;
+		esac
+	done
+}
+
+# zram_fi_set KIND ATTR VALUE: set a fault attribute; the old value comes
+# back at exit.
+zram_fi_set() {
+	local f=$ZRAM_FI/$1/$2 old
+
+	read -r old <"$f" || return 1
+	zram_defer zram_fi_restore "$f" "$old"
+	echo "$3" >"$f"
+}
+
+zram_fi_restore() {
+	echo "$2" >"$1"
+}
+
+# zram_code_range [MODULE]: "START END" (hex) of a module's code (default
+# zram), from kallsyms: its first function up to the next symbol after
+# its last one. Kernel addresses all have 16 digits, so they compare as
+# strings.
+zram_code_range() {
+	awk -v mod="[${1:-zram}]" '
+	$4 == mod && $2 ~ /^[tT]$/ {
+		if (lo == "" || $1 < lo)
+			lo = $1
+		if ($1 > hi)
+			hi = $1
+	}
+	{ addr[NR] = $1 }
+	END {
+		if (lo == "")
+			exit 1
+		for (i = 1; i <= NR; i++)
+			if (addr[i] > hi && (end == "" || addr[i] < end))
+				end = addr[i]
+		if (end == "")
+			exit 1
+		print lo, end
+	}' /proc/kallsyms
+}
+
+# zram_fi_alloc_setup [MODULE]: failslab and fail_page_alloc fail only
+# allocations made with zram code on the stack (order 0 and sleeping ones
+# too), and none with MODULE's code on it (the backing device's driver,
+# which zram calls to submit its bios: its allocations are not zram's);
+# never by themselves (probability 0): zram_fi_nth or zram_fi_random then
+# choose which. Their "times" count down from FI_TIMES with each injected
+# failure (zram_fi_count). Each failure is logged with its stack
+# (zram_fi_last_stack).
+zram_fi_alloc_setup() {
+	local range reject="0 0" k
+
+	range=$(zram_code_range) || return 1
+	if [ -n "${1:-}" ]; then
+		reject=$(zram_code_range "$1") || return 1
+	fi
+	for k in failslab fail_page_alloc; do
+		zram_fi_set "$k" probability 0 &&
+			zram_fi_set "$k" interval 1 &&
+			zram_fi_set "$k" times "$FI_TIMES" &&
+			zram_fi_set "$k" space 0 &&
+			zram_fi_set "$k" verbose 2 &&
+			zram_fi_set "$k" task-filter N &&
+			zram_fi_set "$k" stacktrace-depth 32 &&
+			zram_fi_set "$k" require-start "0x${range% *}" &&
+			zram_fi_set "$k" require-end "0x${range#* }" &&
+			zram_fi_set "$k" reject-start "0x${reject% *}" &&
+			zram_fi_set "$k" reject-end "0x${reject#* }" &&
+			zram_fi_set "$k" ignore-gfp-wait N || return 1
+	done
+	zram_fi_set fail_page_alloc min-order 0 &&
+		zram_fi_set fail_page_alloc ignore-gfp-highmem N || return 1
+	FI_KINDS=(failslab fail_page_alloc)
+	ktap_info "allocation faults limited to zram code ${range% *}-${range#* }" \
+		"${1:+(not under $1 code ${reject% *}-${reject#* })}"
+}
+
+# zram_fi_last_stack: the last injected failure's report in dmesg (kind,
+# task and stack), as KTAP diagnostics.
+zram_fi_last_stack() {
+	dmesg | tac | sed -n '1,/FAULT_INJECTION: forcing a failure/p' | tac |
+		sed -n '1,/<\/TASK>/p' | head -40 | sed 's/^/# /'
+}
+
+# zram_fi_count: sets FI_COUNT to the failures injected so far (since the
+# setup) by the kinds set up. No output: call it without $(...), forks are
+# slow on the debug kernel.
+zram_fi_count() {
+	local k t
+
+	FI_COUNT=0
+	for k in "${FI_KINDS[@]}"; do
+		read -r t <"$ZRAM_FI/$k/times"
+		FI_COUNT=$((FI_COUNT + FI_TIMES - t))
+	done
+}
+
+# zram_fi_random PERCENT: from now on the tasks marked with make-it-fail
+# (zram_fi_task) fail PERCENT% of their allocations in zram; 0 stops it.
+zram_fi_random() {
+	local k filter=Y
+
+	[ "$1" -gt 0 ] || filter=N
+	for k in "${FI_KINDS[@]}"; do
+		echo "$filter" >"$ZRAM_FI/$k/task-filter" &&
+			echo "$1" >"$ZRAM_FI/$k/probability" || return 1
+	done
+}
+
+# zram_fi_task CMD...: run CMD in a new process marked make-it-fail.
+zram_fi_task() {
+	(
+		echo 1 >/proc/self/make-it-fail || exit 1
+		exec "$@"
+	)
+}
+
+# zram_fi_nth_list: the N to try in a fail-nth sweep: every N up to 8,
+# then ever sparser up to ZRAM_FI_MAX_N (default 256), so that the first
+# allocations and late ones both fail, in a few dozen runs. A sweep stops
+# at the first N the operation does not reach.
+zram_fi_nth_list() {
+	local n=1 max=${ZRAM_FI_MAX_N:-256}
+
+	while [ "$n" -le "$max" ]; do
+		echo "$n"
+		if [ "$n" -lt 8 ]; then
+			n=$((n + 1))
+		else
+			n=$((n + n / 2))
+		fi
+	done
+}
+
+# zram_fi_nth N CMD...: run CMD (a function or builtin: it runs in this
+# shell, whose task is counted) with the Nth allocation in zram code of
+# this task failing. Sets FI_RC to CMD's status and FI_LEFT to what
+# remains of the count (0: the failure was injected; N itself: CMD made no
+# allocation in zram).
+zram_fi_nth() {
+	local n=$1
+
+	shift
+	echo "$n" >/proc/self/fail-nth || return 1
+	"$@"
+	FI_RC=$?
+	read -r FI_LEFT </proc/self/fail-nth
+	echo 0 >/proc/self/fail-nth
+}
+
+# zram_fi_nth_write ATTR VALUE N: write VALUE to ATTR (as zram_write)
+# with the Nth allocation in zram failing; sets FI_RESULT to OK or the
+# errno name, and FI_LEFT. Not in $(...): the write must be made by this
+# shell's own task, whose counter it is.
+zram_fi_nth_write() {
+	local err=/tmp/zram-fi-write.$$
+
+	zram_fi_nth "$3" zram_fi_builtin_write "$1" "$2" 2>"$err"
+	if [ "$FI_RC" = 0 ]; then
+		FI_RESULT=OK
+	else
+		FI_RESULT=$(zram_errno_name "$(cat "$err")")
+	fi
+	rm -f "$err"
+}
+
+zram_fi_builtin_write() {
+	printf '%s\n' "$2" >"$1"
+}
+
+# zram_fail_disk DEV PERCENT: bios to DEV fail (fail_make_request) with
+# PERCENT% probability, for every task; 0 stops it.
+zram_fail_disk() {
+	local sys
+
+	sys=/sys/class/block/$(basename "$(readlink -f "$1")")
+	if [ "$2" -gt 0 ]; then
+		zram_fi_set fail_make_request probability "$2" &&
+			zram_fi_set fail_make_request interval 1 &&
+			zram_fi_set fail_make_request times -1 &&
+			zram_fi_set fail_make_request verbose 0 &&
+			zram_fi_set fail_make_request task-filter N &&
+			zram_defer zram_fi_restore "$sys/make-it-fail" 0 &&
+			echo 1 >"$sys/make-it-fail"
+	else
+		echo 0 >"$sys/make-it-fail"
+	fi
+}
+
+# zram_blocks_consistent: bd_count equals the slots block_state shows as
+# written back (true when there is no block_state to compare with).
+zram_blocks_consistent() {
+	[ -r "$(zram_block_state_file)" ] || return 0
+	[ "$(zram_block_state_count w)" = "$(bd_count)" ]
+}
