@@ -37,6 +37,22 @@ zram_wb_ready() {
 	zram_wb_attach "$NULLB" "${size}M"
 }
 
+# zram_wb_background MIN_WRITES OUT: start `echo idle > writeback` in the
+# background, its result (zram_write's) in file OUT, and wait until it has
+# written MIN_WRITES 4 KiB blocks or ended. Sets zram_wb_pid, and
+# zram_wb_running to 1 when it is still running, else 0.
+zram_wb_background() {
+	zram_write "$ZRAM_SYS/writeback" idle >"$2" &
+	zram_wb_pid=$!
+	while [ "$(bd_writes)" -lt "$1" ] && kill -0 "$zram_wb_pid" 2>/dev/null; do
+		sleep 0.02
+	done
+	zram_wb_running=0
+	if kill -0 "$zram_wb_pid" 2>/dev/null; then
+		zram_wb_running=1
+	fi
+}
+
 # zram_wb_fill_kinds: pages 0-31 incompressible (huge), 32-63
 # compressible, 64-71 same-filled (zero); prints the sha256 of pages 0-71.
 zram_wb_fill_kinds() {

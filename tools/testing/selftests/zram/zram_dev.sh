@@ -32,6 +32,14 @@ zram_require_cmd() {
 	done
 }
 
+# zram_require_fio_uring DEV: skip unless fio can read DEV with io_uring
+# and O_DIRECT (one 4 KiB read).
+zram_require_fio_uring() {
+	fio --name=probe --filename="$1" --ioengine=io_uring --direct=1 \
+		--rw=read --bs=4k --size=4k >/dev/null 2>&1 ||
+		ktap_skip_all "fio cannot use io_uring here"
+}
+
 zram_require_nullb() {
 	modprobe configfs >/dev/null 2>&1
 	if [ ! -d /sys/kernel/config/nullb ]; then

@@ -27,10 +27,7 @@ zram_defer rm -rf "$work"
 json=$work/fio.json
 stop=$work/stop
 
-if ! fio --name=probe --filename="$NULLB" --ioengine=io_uring --direct=1 \
-	--rw=read --bs=4k --size=4k >/dev/null 2>&1; then
-	ktap_skip_all "fio cannot use io_uring here"
-fi
+zram_require_fio_uring "$NULLB"
 
 # fio_regions NAMES RW [FIO_OPTION...]: io_uring O_DIRECT 64 KiB I/O,
 # iodepth 16, one job per named region (a: 0-8M, b: 8-16M, c: 16-24M);

@@ -41,10 +41,7 @@ writeback_loop() {
 	echo "$runs $fails" >"$wb_log"
 }
 
-if ! fio --name=probe --filename="$NULLB" --ioengine=io_uring --direct=1 \
-	--rw=read --bs=4k --size=4k >/dev/null 2>&1; then
-	ktap_skip_all "fio cannot use io_uring here"
-fi
+zram_require_fio_uring "$NULLB"
 
 ktap_plan 11
 

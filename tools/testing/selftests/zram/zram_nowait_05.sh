@@ -19,9 +19,7 @@ zram_add || ktap_skip_all "cannot hot_add a zram device"
 zram_require_writeback
 zram_nullb 512 irqmode=2 completion_nsec=20000 ||
 	ktap_skip_all "cannot create a null_blk with timer completions"
-fio --name=probe --filename="$NULLB" --ioengine=io_uring --direct=1 \
-	--rw=read --bs=4k --size=4k >/dev/null 2>&1 ||
-	ktap_skip_all "fio cannot use io_uring here"
+zram_require_fio_uring "$NULLB"
 
 ktap_plan 10
 zram_uring_cycles "$NULLB"

@@ -21,9 +21,7 @@ zram_nullb 512 irqmode=2 completion_nsec=20000 ||
 	ktap_skip_all "cannot create a null_blk with timer completions"
 zram_dm delay "0 $(zram_sectors "$NULLB") delay $NULLB 0 1" ||
 	ktap_skip_all "cannot create a dm-delay device"
-fio --name=probe --filename="$NULLB" --ioengine=io_uring --direct=1 \
-	--rw=read --bs=4k --size=4k >/dev/null 2>&1 ||
-	ktap_skip_all "fio cannot use io_uring here"
+zram_require_fio_uring "$NULLB"
 
 ktap_plan 10
 # 16 MiB a cycle: stock 6.12 writes back one page at a time, synchronously,

@@ -18,9 +18,7 @@ zram_require_writeback
 zram_require_packed
 zram_nullb 512 irqmode=2 completion_nsec=20000 ||
 	ktap_skip_all "cannot create a null_blk with timer completions"
-fio --name=probe --filename="$NULLB" --ioengine=io_uring --direct=1 \
-	--rw=read --bs=4k --size=4k >/dev/null 2>&1 ||
-	ktap_skip_all "fio cannot use io_uring here"
+zram_require_fio_uring "$NULLB"
 
 ktap_plan 11
 echo 1 >"$ZRAM_SYS/compressed_writeback"

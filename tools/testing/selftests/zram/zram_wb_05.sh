@@ -25,20 +25,15 @@ start_writeback() {
 		zram_fill_pages "$ZRAM_DEV" 0 512 text &&
 		echo all >"$ZRAM_SYS/idle" || return 1
 	zram_attr_exists writeback_batch_size && echo 1 >"$ZRAM_SYS/writeback_batch_size"
-	zram_write "$ZRAM_SYS/writeback" idle >"$tmp/wb" &
-	wb_pid=$!
-	while [ "$(bd_writes)" -lt 4 ] && kill -0 "$wb_pid" 2>/dev/null; do
-		sleep 0.02
-	done
-	kill -0 "$wb_pid" 2>/dev/null && running=1 || running=0
+	zram_wb_background 4 "$tmp/wb"
 }
 
 ktap_plan 9
 
 start_writeback || ktap_bail "setup failed"
 ktap_check "reset during writeback succeeds" expect_errno OK "$ZRAM_SYS/reset" 1
-wait "$wb_pid"
-ktap_info "writeback running at the reset: $running, its result: $(cat "$tmp/wb")"
+wait "$zram_wb_pid"
+ktap_info "writeback running at the reset: $zram_wb_running, its result: $(cat "$tmp/wb")"
 ktap_eq "initstate 0 after the reset" "$(cat "$ZRAM_SYS/initstate")" 0
 ktap_eq "backing_dev none after the reset" "$(cat "$ZRAM_SYS/backing_dev")" none
 ktap_check "the backing device can be claimed again" \
@@ -50,8 +45,8 @@ echo 1 >"$ZRAM_SYS/reset"
 start_writeback || ktap_bail "setup failed"
 ktap_check "hot_remove during writeback succeeds" \
 	expect_errno OK "$ZRAM_CONTROL/hot_remove" "$ZRAM_ID"
-wait "$wb_pid"
-ktap_info "writeback running at the hot_remove: $running, its result: $(cat "$tmp/wb")"
+wait "$zram_wb_pid"
+ktap_info "writeback running at the hot_remove: $zram_wb_running, its result: $(cat "$tmp/wb")"
 ktap_check "the device is gone" test ! -e "$ZRAM_SYS"
 zram_add || ktap_bail "cannot hot_add"
 ktap_check "the backing device can be claimed by a new device" \
