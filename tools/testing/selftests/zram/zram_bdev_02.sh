@@ -7,10 +7,7 @@
 
 . "$(dirname "$0")/zram_lib.sh"
 
-zram_require_basic
-zram_require_nullb
-zram_add || ktap_skip_all "cannot hot_add a zram device"
-zram_require_writeback
+zram_wb_device
 a_id=$ZRAM_ID
 a_sys=$ZRAM_SYS
 zram_add || ktap_skip_all "cannot hot_add a second zram device"

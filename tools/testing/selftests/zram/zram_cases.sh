@@ -23,6 +23,16 @@ zram_wb_attach() {
 	fi
 }
 
+# zram_wb_device: the prologue of a writeback test up to its backing
+# device: root, the module, null_blk, and a fresh zram device (zram_add)
+# whose driver has writeback; skips the test when one is missing.
+zram_wb_device() {
+	zram_require_basic
+	zram_require_nullb
+	zram_add || ktap_skip_all "cannot hot_add a zram device"
+	zram_require_writeback
+}
+
 # zram_wb_ready SIZE_MB [NULLB_ATTR=VALUE...]: the writeback prologue: root,
 # the module, a SIZE_MB null_blk (attributes as for zram_nullb) as the
 # backing device of a fresh zram device of SIZE_MB, initialized (see

@@ -11,10 +11,7 @@
 
 . "$(dirname "$0")/zram_lib.sh"
 
-zram_require_basic
-zram_require_nullb
-zram_add || ktap_skip_all "cannot hot_add a zram device"
-zram_require_writeback
+zram_wb_device
 zram_nullb 16 || ktap_skip_all "cannot create a null_blk device"
 # the device above stays for the last check; the rounds use their own
 zram_remove "$ZRAM_ID"

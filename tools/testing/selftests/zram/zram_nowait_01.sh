@@ -15,11 +15,8 @@
 
 . "$(dirname "$0")/zram_lib.sh"
 
-zram_require_basic
 zram_require_cmd fio
-zram_require_nullb
-zram_add || ktap_skip_all "cannot hot_add a zram device"
-zram_require_writeback
+zram_wb_device
 zram_nullb 64 || ktap_skip_all "cannot create null_blk"
 
 work=$(mktemp -d /tmp/zram-nowait.XXXXXX) || ktap_skip_all "no /tmp"

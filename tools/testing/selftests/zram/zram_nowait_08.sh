@@ -12,11 +12,8 @@
 
 . "$(dirname "$0")/zram_lib.sh"
 
-zram_require_basic
 zram_require_cmd fio
-zram_require_nullb
-zram_add || ktap_skip_all "cannot hot_add a zram device"
-zram_require_writeback
+zram_wb_device
 zram_nullb 16 irqmode=2 completion_nsec=20000 ||
 	ktap_skip_all "cannot create a null_blk with timer completions"
 echo "$NULLB" >"$ZRAM_SYS/backing_dev" || ktap_skip_all "cannot set backing_dev"

@@ -7,11 +7,8 @@
 
 . "$(dirname "$0")/zram_lib.sh"
 
-zram_require_basic
 zram_require_cmd fio blkdiscard
-zram_require_nullb
-zram_add || ktap_skip_all "cannot hot_add a zram device"
-zram_require_writeback
+zram_wb_device
 zram_require_packed
 # 1 MiB: 256 blocks, block 0 unused; 2048 slots of ~2 KiB need ~1040
 zram_nullb 1 || ktap_skip_all "cannot create null_blk"

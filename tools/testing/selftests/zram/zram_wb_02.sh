@@ -9,10 +9,7 @@
 
 . "$(dirname "$0")/zram_lib.sh"
 
-zram_require_basic
-zram_require_nullb
-zram_add || ktap_skip_all "cannot hot_add a zram device"
-zram_require_writeback
+zram_wb_device
 zram_require_cmd blkdiscard
 zram_nullb 32 || ktap_skip_all "cannot create null_blk"
 

@@ -9,10 +9,7 @@
 
 . "$(dirname "$0")/zram_lib.sh"
 
-zram_require_basic
-zram_require_nullb
-zram_add || ktap_skip_all "cannot hot_add a zram device"
-zram_require_writeback
+zram_wb_device
 zram_attr_exists writeback_limit || ktap_skip_all "no writeback_limit attribute"
 zram_nullb 16 || ktap_skip_all "cannot create null_blk"
 fast=$NULLB

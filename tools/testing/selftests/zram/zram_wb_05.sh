@@ -8,10 +8,7 @@
 
 . "$(dirname "$0")/zram_lib.sh"
 
-zram_require_basic
-zram_require_nullb
-zram_add || ktap_skip_all "cannot hot_add a zram device"
-zram_require_writeback
+zram_wb_device
 # 2 ms per backing-device write, so the writeback is still running
 zram_nullb 16 irqmode=2 completion_nsec=2000000 || ktap_skip_all "cannot create null_blk"
 tmp=$(mktemp -d /tmp/zram-wb5.XXXXXX)

@@ -10,10 +10,7 @@
 
 . "$(dirname "$0")/zram_lib.sh"
 
-zram_require_basic
-zram_require_nullb
-zram_add || ktap_skip_all "cannot hot_add a zram device"
-zram_require_writeback
+zram_wb_device
 zram_nullb 16 irqmode=2 completion_nsec=20000 || ktap_skip_all "cannot create null_blk"
 dbg=/sys/kernel/debug/zram/zram$ZRAM_ID
 echo "$NULLB" >"$ZRAM_SYS/backing_dev"
