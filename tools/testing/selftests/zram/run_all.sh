@@ -171,7 +171,8 @@ if ! check_reports driver-load "$mark" && [ "$driver" != stock ]; then
 fi
 if [ "$use_kmemleak" = 1 ] && [ -n "${ZRAM_KMEMLEAK_CANARY:-}" ]; then
 	if kmemleak_canary "$ZRAM_KMEMLEAK_CANARY" "$work/canary"; then
-		say "kmemleak canary: $(grep -c '^unreferenced object' "$work/canary") planted leaks reported"
+		canary_leaks=$(grep -c '^unreferenced object' "$work/canary")
+		say "kmemleak canary: $canary_leaks planted leaks reported"
 	else
 		say "kmemleak canary: the planted leaks of $ZRAM_KMEMLEAK_CANARY were not reported"
 		fail=$((fail + 1))
