@@ -144,7 +144,7 @@ static void zram_wb_wait_free_req(struct zram_wb_ctl *ctl)
  *
  * Context: process context, zram.pp_lock held; sleeps.
  */
-static void zram_wb_wait_all(struct zram_wb_ctl *ctl)
+void zram_wb_wait_all(struct zram_wb_ctl *ctl)
 {
 	struct blk_plug *plug = zram_wb_unplug();
 
@@ -156,15 +156,28 @@ static void zram_wb_wait_all(struct zram_wb_ctl *ctl)
 	zram_wb_replug(plug);
 }
 
-/* Gives an unused request back to @ctl->free. */
-static void zram_wb_put_req(struct zram_wb_ctl *ctl, struct zram_wb_req *req)
+/**
+ * zram_wb_put_req - give an unused request back to @ctl->free
+ * @ctl: writeback
+ * @req: request from zram_wb_get_req(), on no list, no bio of it in flight
+ *
+ * Context: process context, writer only; takes @ctl->lock.
+ */
+void zram_wb_put_req(struct zram_wb_ctl *ctl, struct zram_wb_req *req)
 {
 	spin_lock_irq(&ctl->lock);
 	list_add(&req->node, &ctl->free);
 	spin_unlock_irq(&ctl->lock);
 }
 
-static void zram_wb_req_free(struct zram_wb_req *req)
+/**
+ * zram_wb_req_free - free a request and its data buffer
+ * @req: request no longer used: no bio of it in flight, on no list that
+ *	is used again
+ *
+ * Context: process context, writer only.
+ */
+void zram_wb_req_free(struct zram_wb_req *req)
 {
 	unsigned int i;
 
@@ -219,7 +232,7 @@ static struct zram_wb_req *zram_wb_req_alloc(struct zram_wb_ctl *ctl)
  * Context: process context, writer only; may sleep.
  * Return: the page, or NULL when it could not be allocated.
  */
-static struct page *zram_wb_req_page(struct zram_wb_req *req, unsigned int n)
+struct page *zram_wb_req_page(struct zram_wb_req *req, unsigned int n)
 {
 	if (req->folio)
 		return folio_page(req->folio, n);
@@ -228,11 +241,19 @@ static struct page *zram_wb_req_page(struct zram_wb_req *req, unsigned int n)
 	return req->folios[n] ? folio_page(req->folios[n], 0) : NULL;
 }
 
-/*
- * Kernel address of byte @pos of a request's data buffer, whose page must
- * have been had from zram_wb_req_page(). The buffer is never highmem.
+/**
+ * zram_wb_req_addr - kernel address of a byte of a request's data buffer
+ * @req: request
+ * @pos: byte offset in the buffer, below ctl->max_bio_pages * PAGE_SIZE;
+ *	the page holding it must have been had from zram_wb_req_page()
+ *
+ * The buffer is never highmem, so the address stays valid as long as the
+ * buffer does.
+ *
+ * Context: any; writer only.
+ * Return: the address of byte @pos.
  */
-static void *zram_wb_req_addr(struct zram_wb_req *req, unsigned int pos)
+void *zram_wb_req_addr(struct zram_wb_req *req, unsigned int pos)
 {
 	if (req->folio)
 		return folio_address(req->folio) + pos;
@@ -265,7 +286,7 @@ static struct zram_wb_req *zram_wb_take_req(struct zram_wb_ctl *ctl)
  * Return: a request off every list, or NULL when none could be allocated
  * and none exists.
  */
-static struct zram_wb_req *zram_wb_get_req(struct zram_wb_ctl *ctl)
+struct zram_wb_req *zram_wb_get_req(struct zram_wb_ctl *ctl)
 {
 	struct zram_wb_req *req;
 

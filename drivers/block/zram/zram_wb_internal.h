@@ -18,6 +18,7 @@
 #include <linux/workqueue.h>
 
 struct folio;
+struct page;
 struct zram;
 
 /* Most pages (and backing device blocks) one writeback bio carries. */
@@ -151,5 +152,13 @@ struct zram_wb_ctl {
 	int stop_err;
 	bool io_error;
 };
+
+/* The request pool, the requests' data buffers, waiting for requests. */
+void zram_wb_wait_all(struct zram_wb_ctl *ctl);
+struct zram_wb_req *zram_wb_get_req(struct zram_wb_ctl *ctl);
+void zram_wb_put_req(struct zram_wb_ctl *ctl, struct zram_wb_req *req);
+void zram_wb_req_free(struct zram_wb_req *req);
+struct page *zram_wb_req_page(struct zram_wb_req *req, unsigned int n);
+void *zram_wb_req_addr(struct zram_wb_req *req, unsigned int pos);
 
 #endif /* _ZRAM_WB_INTERNAL_H_ */
