@@ -380,8 +380,7 @@ static unsigned int zram_wb_size(struct zram_wb_ctl *ctl, unsigned int i,
  * Context: process context, zram.pp_lock held; takes slot locks.
  * Return: blocks, 1 to @ctl->max_bio_pages.
  */
-static unsigned int zram_wb_pack_estimate(struct zram_wb_ctl *ctl,
-					  unsigned int mode)
+unsigned int zram_wb_pack_estimate(struct zram_wb_ctl *ctl, unsigned int mode)
 {
 	unsigned int cap = ctl->max_bio_pages << PAGE_SHIFT;
 	unsigned int i, size, bytes = 0, whole = 0, nr = 0;
@@ -514,9 +513,8 @@ static bool zram_wb_pack_copy(struct zram_wb_ctl *ctl,
  * Return: blocks used, 0 to @nr_blocks. Sets @ctl->stop_err to -ENOMEM
  * when a page cannot be allocated.
  */
-static unsigned int zram_wb_pack(struct zram_wb_ctl *ctl,
-				 struct zram_wb_req *req,
-				 unsigned int nr_blocks)
+unsigned int zram_wb_pack(struct zram_wb_ctl *ctl, struct zram_wb_req *req,
+			  unsigned int nr_blocks)
 {
 	unsigned int nr[ZRAM_WB_MAX_BIO_PAGES] = { };
 	unsigned int pos = 0, nr_whole = 0, at, i;
@@ -808,12 +806,19 @@ static void zram_wb_obj_loc(const struct zram_wb_req *req,
 		loc->next = req->blocks[i + 1];
 }
 
-/*
+/**
+ * zram_wb_hold_packed - count a request's packed objects into their blocks
+ * @zram: device
+ * @req: request whose bios completed without error
+ *
  * Gives each block of packed objects its count of objects and bytes
- * (zram_bdev_pack_hold()), before any slot takes one of them.
+ * (zram_bdev_pack_hold()), before any slot takes one of them. Does
+ * nothing for a request without packed objects.
+ *
+ * Context: the commit work of a writeback (process context), while the
+ * writer holds zram.pp_lock; never sleeps.
  */
-static void zram_wb_hold_packed(struct zram *zram,
-				const struct zram_wb_req *req)
+void zram_wb_hold_packed(struct zram *zram, const struct zram_wb_req *req)
 {
 	unsigned int nr[ZRAM_WB_MAX_BIO_PAGES] = { };
 	unsigned int bytes[ZRAM_WB_MAX_BIO_PAGES] = { };
