@@ -20,13 +20,14 @@
  *
  * A request writes one block sequence. By default that is one extent, and
  * slot i of the request is decompressed into buffer page i and written to
- * block i. With compressed_writeback (zram_wb_pack()) the request packs
- * the slots' compressed objects back to back, as "Packed slots" in zram.h
- * describes: the sequence may then take several extents (a bio each), as
- * an object may run from one into the next, and a request reserves, and
- * debits from writeback_limit, the blocks its slots are estimated to fill
- * (zram_wb_pack_estimate()). Either way its data buffer is one large folio
- * when the page allocator has one at hand, else order-0 folios.
+ * block i. With compressed_writeback (zram_wb_pack(), zram_wb_pack.c) the
+ * request packs the slots' compressed objects back to back, as "Packed
+ * slots" in zram.h describes: the sequence may then take several extents
+ * (a bio each), as an object may run from one into the next, and a
+ * request reserves, and debits from writeback_limit, the blocks its slots
+ * are estimated to fill (zram_wb_pack_estimate()). Either way its data
+ * buffer (zram_wb_req.c) is one large folio when the page allocator has
+ * one at hand, else order-0 folios.
  *
  * Slot states during a writeback (all under the slot lock):
  *

@@ -153,7 +153,7 @@ struct zram_wb_ctl {
 	bool io_error;
 };
 
-/* The request pool, the requests' data buffers, waiting for requests. */
+/* zram_wb_req.c: the request pool, their data buffers, waiting for them. */
 void zram_wb_wait_all(struct zram_wb_ctl *ctl);
 struct zram_wb_req *zram_wb_get_req(struct zram_wb_ctl *ctl);
 void zram_wb_put_req(struct zram_wb_ctl *ctl, struct zram_wb_req *req);
@@ -161,7 +161,7 @@ void zram_wb_req_free(struct zram_wb_req *req);
 struct page *zram_wb_req_page(struct zram_wb_req *req, unsigned int n);
 void *zram_wb_req_addr(struct zram_wb_req *req, unsigned int pos);
 
-/* Packing compressed objects into blocks (compressed_writeback). */
+/* zram_wb_pack.c: packing compressed objects into blocks. */
 unsigned int zram_wb_pack_estimate(struct zram_wb_ctl *ctl, unsigned int mode);
 unsigned int zram_wb_pack(struct zram_wb_ctl *ctl, struct zram_wb_req *req,
 			  unsigned int nr_blocks);
