@@ -10,6 +10,7 @@
  *   zram_bio.c      the bio path             zcomp.c         compressors
  *   zram_bdev.c     the backing device       zram_extent.c   its blocks
  *   zram_wb.c       the writeback engine     zram_wb_sysfs.c its attributes
+ *   zram_wb_req.c   writeback requests       zram_wb_pack.c  packed writeback
  *   zram_recomp.c   recompression (CONFIG_ZRAM_MULTI_COMP)
  *   backend_*.c     one compression library each, behind struct zcomp_ops
  *
@@ -29,7 +30,7 @@
  *	initializes and resets; read side keeps the device initialized for
  *	sysfs stores and shows. Never taken on the I/O path (reset claims
  *	and syncs the device instead).
- *   zram_wb_ctl.lock (irq-safe spinlock, zram_wb.c): a writeback's
+ *   zram_wb_ctl.lock (irq-safe spinlock, zram_wb_internal.h): a writeback's
  *	request lists; taken by bio completions.
  *   the slot lock (spinlock, one per slot): every field of one slot;
  *	never two at once, never in interrupt context, nothing sleeps under

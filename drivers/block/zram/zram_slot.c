@@ -356,8 +356,8 @@ int zram_slot_recompress(struct zram *zram, u32 index,
 
 #ifdef CONFIG_ZRAM_WRITEBACK
 /*
- * Writeback's transitions. Only zram_wb.c, built with
- * CONFIG_ZRAM_WRITEBACK, calls them.
+ * Writeback's transitions. Only the writeback engine (zram_wb.c,
+ * zram_wb_pack.c), built with CONFIG_ZRAM_WRITEBACK, calls them.
  */
 
 /* Slot lock held: the slot is stored in RAM, not selected, and matches. */

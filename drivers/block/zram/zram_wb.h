@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 /*
- * zram writeback engine (zram_wb.c) and its attributes (zram_wb_sysfs.c):
- * moving slots from RAM to the backing device.
+ * zram writeback engine (zram_wb.c, zram_wb_req.c, zram_wb_pack.c; private
+ * header zram_wb_internal.h) and its attributes (zram_wb_sysfs.c): moving
+ * slots from RAM to the backing device.
  *
  * Included by zram.h before struct zram is defined; it may only use struct
  * zram as an incomplete type.

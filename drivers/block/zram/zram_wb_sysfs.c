@@ -331,8 +331,8 @@ static ssize_t writeback_batch_size_show(struct device *dev,
 
 /*
  * compressed_writeback: pack compressed objects into the backing device
- * (zram_wb.c); upstream's ABI. Set before disksize, like comp_algorithm;
- * reset turns it off again.
+ * (zram_wb_pack.c); upstream's ABI. Set before disksize, like
+ * comp_algorithm; reset turns it off again.
  */
 static ssize_t compressed_writeback_store(struct device *dev,
 					  struct device_attribute *attr,

@@ -1,0 +1,225 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * zram writeback requests: the pool of requests one writeback keeps in
+ * flight, their data buffers (one large folio, else order-0 folios), and
+ * waiting for them to be committed.
+ */
+
+#include <linux/blkdev.h>
+#include <linux/gfp.h>
+#include <linux/list.h>
+#include <linux/mm.h>
+#include <linux/slab.h>
+#include <linux/spinlock.h>
+#include <linux/wait.h>
+#include <linux/workqueue.h>
+
+#include "zram.h"
+#include "zram_wb_internal.h"
+
+/*
+ * Sleeping with the writer's block plug held would flush it from the
+ * scheduler, which hands the dispatch to kblockd: one extra context switch
+ * per wait. The waits below flush it themselves and plug again after.
+ */
+static struct blk_plug *zram_wb_unplug(void)
+{
+	struct blk_plug *plug = current->plug;
+
+	if (plug)
+		blk_finish_plug(plug);
+	return plug;
+}
+
+static void zram_wb_replug(struct blk_plug *plug)
+{
+	if (plug)
+		blk_start_plug(plug);
+}
+
+/**
+ * zram_wb_wait_free_req - wait until a request was committed and is idle
+ * @ctl: writeback with requests in flight
+ *
+ * Context: process context, zram.pp_lock held; sleeps.
+ */
+static void zram_wb_wait_free_req(struct zram_wb_ctl *ctl)
+{
+	struct blk_plug *plug = zram_wb_unplug();
+
+	lockdep_assert_held(&ctl->zram->pp_lock);
+	spin_lock_irq(&ctl->lock);
+	wait_event_lock_irq(ctl->wait, !list_empty(&ctl->free), ctl->lock);
+	spin_unlock_irq(&ctl->lock);
+	zram_wb_replug(plug);
+}
+
+/**
+ * zram_wb_wait_all - wait until every request in flight was committed
+ * @ctl: writeback
+ *
+ * Also waits until the last commit work has returned, after which only
+ * the writer touches @ctl.
+ *
+ * Context: process context, zram.pp_lock held; sleeps.
+ */
+void zram_wb_wait_all(struct zram_wb_ctl *ctl)
+{
+	struct blk_plug *plug = zram_wb_unplug();
+
+	lockdep_assert_held(&ctl->zram->pp_lock);
+	spin_lock_irq(&ctl->lock);
+	wait_event_lock_irq(ctl->wait, !ctl->inflight, ctl->lock);
+	spin_unlock_irq(&ctl->lock);
+	flush_work(&ctl->commit_work);
+	zram_wb_replug(plug);
+}
+
+/**
+ * zram_wb_put_req - give an unused request back to @ctl->free
+ * @ctl: writeback
+ * @req: request from zram_wb_get_req(), on no list, no bio of it in flight
+ *
+ * Context: process context, writer only; takes @ctl->lock.
+ */
+void zram_wb_put_req(struct zram_wb_ctl *ctl, struct zram_wb_req *req)
+{
+	spin_lock_irq(&ctl->lock);
+	list_add(&req->node, &ctl->free);
+	spin_unlock_irq(&ctl->lock);
+}
+
+/**
+ * zram_wb_req_free - free a request and its data buffer
+ * @req: request no longer used: no bio of it in flight, on no list that
+ *	is used again
+ *
+ * Context: process context, writer only.
+ */
+void zram_wb_req_free(struct zram_wb_req *req)
+{
+	unsigned int i;
+
+	if (req->folio)
+		folio_put(req->folio);
+	for (i = 0; i < ZRAM_WB_MAX_BIO_PAGES; i++) {
+		if (req->folios[i])
+			folio_put(req->folios[i]);
+	}
+	kfree(req->bios);
+	kfree(req->objs);
+	kfree(req);
+}
+
+/*
+ * A request's buffer folio is only worth having when it comes cheaply: no
+ * direct reclaim, no kswapd, no reserves, no warning. Without it, the
+ * request falls back to order-0 folios, allocated as the pages always were.
+ */
+#define ZRAM_WB_GFP_LARGE_FOLIO	((GFP_KERNEL | __GFP_NORETRY | __GFP_NOWARN | \
+				  __GFP_NOMEMALLOC) & ~__GFP_RECLAIM)
+
+/* A new request, on no list, or NULL; writer only. */
+static struct zram_wb_req *zram_wb_req_alloc(struct zram_wb_ctl *ctl)
+{
+	struct zram_wb_req *req;
+
+	req = kzalloc(sizeof(*req), GFP_KERNEL);
+	if (!req)
+		return NULL;
+	req->objs = kcalloc(ctl->max_objs, sizeof(*req->objs), GFP_KERNEL);
+	req->bios = kcalloc(ctl->max_bios, sizeof(*req->bios), GFP_KERNEL);
+	if (!req->objs || !req->bios) {
+		zram_wb_req_free(req);
+		return NULL;
+	}
+	if (ctl->folio_order)
+		req->folio = folio_alloc(ZRAM_WB_GFP_LARGE_FOLIO,
+					 ctl->folio_order);
+	req->ctl = ctl;
+	ctl->nr_reqs++;
+	return req;
+}
+
+/**
+ * zram_wb_req_page - page @n of a request's data buffer
+ * @req: request
+ * @n: page index in the buffer, below ctl->max_bio_pages
+ *
+ * Without a buffer folio, allocates page @n's order-0 folio on first use.
+ *
+ * Context: process context, writer only; may sleep.
+ * Return: the page, or NULL when it could not be allocated.
+ */
+struct page *zram_wb_req_page(struct zram_wb_req *req, unsigned int n)
+{
+	if (req->folio)
+		return folio_page(req->folio, n);
+	if (!req->folios[n])
+		req->folios[n] = folio_alloc(GFP_KERNEL, 0);
+	return req->folios[n] ? folio_page(req->folios[n], 0) : NULL;
+}
+
+/**
+ * zram_wb_req_addr - kernel address of a byte of a request's data buffer
+ * @req: request
+ * @pos: byte offset in the buffer, below ctl->max_bio_pages * PAGE_SIZE;
+ *	the page holding it must have been had from zram_wb_req_page()
+ *
+ * The buffer is never highmem, so the address stays valid as long as the
+ * buffer does.
+ *
+ * Context: any; writer only.
+ * Return: the address of byte @pos.
+ */
+void *zram_wb_req_addr(struct zram_wb_req *req, unsigned int pos)
+{
+	if (req->folio)
+		return folio_address(req->folio) + pos;
+	return folio_address(req->folios[pos >> PAGE_SHIFT]) +
+	       offset_in_page(pos);
+}
+
+/* Takes an idle request off @ctl->free, or returns NULL. */
+static struct zram_wb_req *zram_wb_take_req(struct zram_wb_ctl *ctl)
+{
+	struct zram_wb_req *req;
+
+	spin_lock_irq(&ctl->lock);
+	req = list_first_entry_or_null(&ctl->free, struct zram_wb_req, node);
+	if (req)
+		list_del_init(&req->node);
+	spin_unlock_irq(&ctl->lock);
+	return req;
+}
+
+/**
+ * zram_wb_get_req - get an idle request
+ * @ctl: writeback
+ *
+ * Takes an idle request, else allocates a new one while fewer than
+ * @ctl->batch_size exist, else waits until one was committed. Every
+ * request is idle or in flight here, so the wait ends.
+ *
+ * Context: process context, zram.pp_lock held; sleeps.
+ * Return: a request off every list, or NULL when none could be allocated
+ * and none exists.
+ */
+struct zram_wb_req *zram_wb_get_req(struct zram_wb_ctl *ctl)
+{
+	struct zram_wb_req *req;
+
+	lockdep_assert_held(&ctl->zram->pp_lock);
+	req = zram_wb_take_req(ctl);
+	if (req)
+		return req;
+	if (ctl->nr_reqs < ctl->batch_size) {
+		req = zram_wb_req_alloc(ctl);
+		if (req)
+			return req;
+	}
+	if (!ctl->nr_reqs)
+		return NULL;
+	zram_wb_wait_free_req(ctl);
+	return zram_wb_take_req(ctl);
+}
