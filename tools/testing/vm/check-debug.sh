@@ -5,7 +5,7 @@
 # kmemleak, fault injection; tools/kernel/build-debug.sh, cached in
 # $ZRAM_KCACHE): the whole kselftest suite, fault-injection tests (zram_inject_*)
 # and nowait tests included, on the stock zram.ko of that kernel and on
-# ours built against it, then the main job on ours. After every test
+# ours built against it, and the main job on ours. After every test
 # run_all.sh scans dmesg and kmemleak; the main job's boot is scanned
 # whole. A kernel report fails the test on ours; on stock it is printed
 # as stock's. Prints both summaries and "debug kernel: splats on ours: N".
@@ -69,6 +69,21 @@ run_suite() {
 	echo $(($(date +%s) - start)) >"$out/suite-secs"
 }
 
+# run_main DRIVER: the main job on DRIVER, results in $results/main-DRIVER
+# (exit status in main-rc, wall seconds in main-secs).
+run_main() {
+	local driver=$1 out=$results/main-$1 start
+
+	rm -rf "$out"
+	mkdir -p "$out"
+	log "$driver: main job on the debug kernel (log: $out/run.log)"
+	start=$(date +%s)
+	"$vm_dir/run-main-job.sh" "ZRAM=$driver" KERNEL=debug "TIMEOUT=$vm_timeout" "OUT=$out" \
+		>"$out/run.log" 2>&1
+	echo $? >"$out/main-rc"
+	echo $(($(date +%s) - start)) >"$out/main-secs"
+}
+
 rc=0
 summaries=()
 declare -A splats times
@@ -82,6 +97,12 @@ for driver in "${drivers[@]}"; do
 	mkdir -p "$results/$driver"
 	log "$driver: kselftests on the debug kernel (log: $results/$driver/run.log)"
 	run_suite "$driver" &
+done
+# The main jobs start once the first suite is done (stock's is the
+# shorter), beside the suite still running, so two VMs keep running.
+[ "${#drivers[@]}" = 0 ] || wait -n
+for driver in "${main_drivers[@]}"; do
+	run_main "$driver"
 done
 wait
 
@@ -108,14 +129,8 @@ done
 
 for driver in "${main_drivers[@]}"; do
 	out=$results/main-$driver
-	rm -rf "$out"
-	log "$driver: main job on the debug kernel (log: $out/run.log)"
-	start=$(date +%s)
-	mkdir -p "$out"
-	"$vm_dir/run-main-job.sh" "ZRAM=$driver" KERNEL=debug "TIMEOUT=$vm_timeout" "OUT=$out" \
-		>"$out/run.log" 2>&1
-	main_rc=$?
-	secs=$(($(date +%s) - start))
+	main_rc=$(cat "$out/main-rc")
+	secs=$(cat "$out/main-secs")
 	times[main-$driver]=$secs
 	n=$(vm_reports "$out")
 	grep -a -E '^\[main-job .*\] (PASS|FAILED)|checksums:' "$out/console.log" |
