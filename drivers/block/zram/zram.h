@@ -8,7 +8,8 @@
  *   zram_sysfs.c    device attributes        zram_debugfs.c  block_state
  *   zram_slot.c     slot lock and state      zram_obj.c      objects
  *   zram_bio.c      the bio path             zcomp.c         compressors
- *   zram_bdev.c     the backing device       zram_extent.c   its blocks
+ *   zram_bdev.c     the backing device       zram_extent.c   block allocation
+ *   zram_bdev_block.c  giving its blocks back (whole pages, packed objects)
  *   zram_wb.c       the writeback engine     zram_wb_sysfs.c its attributes
  *   zram_wb_req.c   writeback requests       zram_wb_pack.c  packed writeback
  *   zram_recomp.c   recompression (CONFIG_ZRAM_MULTI_COMP)
@@ -157,7 +158,7 @@ enum zram_pageflags {
  * field ends at bit 34 and the gap has 30 bits; on 32-bit machines the
  * offset does not fit and compressed_writeback is refused
  * (zram_loc_supported()). Each block holding packed objects counts its
- * live objects (zram_bdev.c) and is freed with the last one.
+ * live objects (zram_bdev_block.c) and is freed with the last one.
  */
 #define ZRAM_LOC_OFF_SHIFT	__NR_ZRAM_PAGEFLAGS
 #define ZRAM_LOC_GAP_SHIFT	(ZRAM_LOC_OFF_SHIFT + PAGE_SHIFT)
@@ -282,7 +283,7 @@ struct zram_stats {
  *	no openers, cleared by reset_store() when done; read and written
  *	under disk->open_mutex
  * @debugfs_dir: per-device debugfs directory (CONFIG_ZRAM_MEMORY_TRACKING)
- * @backing: the backing device, owned by zram_bdev.c
+ * @backing: the backing device, owned by zram_bdev.c and zram_bdev_block.c
  * @wb: writeback state, owned by zram_wb.c
  */
 struct zram {

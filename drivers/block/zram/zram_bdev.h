@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 /*
- * zram backing device (zram_bdev.c): attaching and releasing it, the
- * bitmap of its 4 KiB blocks and their lifetime, and reading written-back
- * slots from it.
+ * zram backing device (zram_bdev.c, zram_bdev_block.c): attaching and
+ * releasing it, the bitmap of its 4 KiB blocks and their lifetime, and
+ * reading written-back slots from it.
  *
  * Included by zram.h before struct zram is defined; it may only use struct
  * zram as an incomplete type.
