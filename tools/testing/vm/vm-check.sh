@@ -5,7 +5,8 @@
 # the stock zram.ko with the project's runner (run_all.sh, vm-run.sh), and
 # against ours the way kernel CI runs them: installed from a kernel tree and
 # run by the kernel's run_kselftest.sh (tools/testing/vm/kselftest.sh).
-# Prints both summaries and one total. Exits non-zero when either run failed.
+# The two runs boot side by side; their logs are printed after both ended,
+# then both summaries and one total. Exits non-zero when either run failed.
 #
 # Usage: tools/testing/vm/vm-check.sh
 
@@ -16,21 +17,43 @@ root=$(cd "$here/../../.." && pwd)
 logdir=$root/.cache/selftests
 mkdir -p "$logdir"
 
+# shellcheck source=lib.sh
+. "$here/lib.sh"
+
+# built once here, before the two VMs that share them start side by side
+make -s -C "$root/tools/testing/selftests/zram" all || exit 1
+vm_kernel
+"$here/mkinitramfs.sh" "$vm_initramfs" || exit 1
+
+# run_driver DRIVER: the suite on DRIVER, its output in $logdir/DRIVER.log
+run_driver() {
+	local driver=$1 run
+
+	case $driver in
+	stock) run=("$here/vm-run.sh" stock) ;;
+	ours) run=("$here/kselftest.sh" ours) ;;
+	esac
+	"${run[@]}" >"$logdir/$driver.log" 2>&1
+	echo $? >"$logdir/$driver.rc"
+}
+
+drivers=(stock ours)
+# the two VMs run side by side: each mostly keeps one host CPU busy
+for driver in "${drivers[@]}"; do
+	echo "[selftests] $driver: running in the VM (log: $logdir/$driver.log)"
+	run_driver "$driver" &
+done
+wait
+
 rc=0
 pass=0
 fail=0
 skip=0
 summaries=()
-for driver in stock ours; do
+for driver in "${drivers[@]}"; do
 	log=$logdir/$driver.log
-	case $driver in
-	stock) run=("$here/vm-run.sh" stock) ;;
-	ours) run=("$root/tools/testing/vm/kselftest.sh" ours) ;;
-	esac
-	echo "[selftests] $driver: running in the VM (log: $log)"
-	if ! "${run[@]}" 2>&1 | tee "$log"; then
-		rc=1
-	fi
+	sed "s/^/[$driver] /" "$log"
+	[ "$(cat "$logdir/$driver.rc")" = 0 ] || rc=1
 	summary=$(grep -a -o -E 'zram (selftests|kselftest)[^:]*: [0-9]+ passed.*' "$log" |
 		tail -1 | tr -d '\r')
 	if [ -z "$summary" ]; then
