@@ -30,7 +30,11 @@
 #   BENCH_DRIVERS ["stock ours-upstream-like ours ours-packed"]
 #                        ours-packed: ours with compressed_writeback
 #   BENCH_IO_MB [128]    BENCH_IO_SECS [10]  BENCH_IO_ENGINES ["io_uring psync"]
+#   BENCH_IO_DRIVERS ["stock ours"]  drivers of suite io
 #   BENCH_IOWB_DRIVERS ["ours ours-packed"]  drivers of suite iowb
+#   BENCH_IOWB_TRACE [0] 1: suite iowb also counts, per 4 KiB read, the
+#                    backing device blocks read and the reads io_uring
+#                    handed to its io-wq workers (refused with EAGAIN)
 #   BENCH_UL_BIO_KNOB    debugfs knob for one page per bio (auto-detected)
 #   BENCH_TIMEOUT [9000] seconds before the VM is killed
 #   ZRAM_KO              our module as the host sees it
@@ -63,7 +67,8 @@ done
 : "${BENCH_DRIVERS:=stock ours-upstream-like ours ours-packed}"
 : "${BENCH_IOWB_DRIVERS:=ours ours-packed}"
 : "${BENCH_IO_MB:=128}" "${BENCH_IO_SECS:=10}"
-: "${BENCH_IO_ENGINES:=io_uring psync}" "${BENCH_TIMEOUT:=9000}"
+: "${BENCH_IO_ENGINES:=io_uring psync}" "${BENCH_IO_DRIVERS:=stock ours}"
+: "${BENCH_TIMEOUT:=9000}" "${BENCH_IOWB_TRACE:=0}"
 ko=${ZRAM_KO:-$repo/drivers/block/zram/zram.ko}
 
 if [ "$stock_as_ours" = 0 ] && [ ! -e "$ko" ]; then
@@ -98,7 +103,7 @@ envs=()
 for v in BENCH_MB BENCH_RUNS BENCH_SUITES BENCH_DEVICES BENCH_BITMAPS \
 	BENCH_VIRTIO_BITMAPS BENCH_DEVBW_SECS \
 	BENCH_DRIVERS BENCH_IO_MB BENCH_IO_SECS BENCH_IO_ENGINES \
-	BENCH_IOWB_DRIVERS; do
+	BENCH_IO_DRIVERS BENCH_IOWB_DRIVERS BENCH_IOWB_TRACE; do
 	envs+=(--env "$v=${!v}")
 done
 # The guest loads a snapshot, so a rebuild during the run changes nothing.

@@ -20,15 +20,12 @@ shopt -s inherit_errexit
 # shellcheck source=io.sh
 . "$(dirname "$0")/io.sh"
 
-: "${BENCH_SUITES:=writeback io iowb}"
-: "${BENCH_MB:=512}" "${BENCH_RUNS:=3}"
-: "${BENCH_DEVICES:=flash nvme virtio}"
-: "${BENCH_BITMAPS:=fresh fragmented random}"
-: "${BENCH_VIRTIO_BITMAPS:=fresh}" "${BENCH_DEVBW_SECS:=5}"
-: "${BENCH_DRIVERS:=stock ours-upstream-like ours ours-packed}"
-: "${BENCH_IO_MB:=128}" "${BENCH_IO_SECS:=10}"
-: "${BENCH_IO_ENGINES:=io_uring psync}" "${BENCH_IO_DRIVERS:=stock ours}"
-: "${BENCH_IOWB_DRIVERS:=ours ours-packed}"
+# The defaults live in tools/bench/run.sh, which passes every setting.
+for v in BENCH_SUITES BENCH_MB BENCH_RUNS BENCH_DEVICES BENCH_BITMAPS \
+	BENCH_VIRTIO_BITMAPS BENCH_DEVBW_SECS BENCH_DRIVERS BENCH_IO_MB \
+	BENCH_IO_SECS BENCH_IO_ENGINES BENCH_IO_DRIVERS BENCH_IOWB_DRIVERS; do
+	[ -n "${!v:-}" ] || die "$v is not set (start the bench with tools/bench/run.sh)"
+done
 
 {
 	echo "kernel=$(uname -r) cpus=$(nproc) bench_mb=$BENCH_MB runs=$BENCH_RUNS"

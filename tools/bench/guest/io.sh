@@ -50,6 +50,42 @@ suite_io() {
 	done
 }
 
+trace=/sys/kernel/tracing
+punt_event=$trace/events/io_uring/io_uring_queue_async_work
+
+# BENCH_IOWB_TRACE=1: the reads io_uring hands to its io-wq workers (the
+# driver refused them with EAGAIN) are counted by their tracepoint, and
+# the backing device blocks read by bd_stat, during one fio run.
+iowb_trace_start() {
+	grep -q " $trace " /proc/mounts || mount -t tracefs nodev "$trace" ||
+		die "cannot mount tracefs"
+	set_knob "$trace/tracing_on" 0
+	set_knob "$trace/buffer_size_kb" 16384
+	set_knob "$trace/trace" ""
+	set_knob "$punt_event/enable" 1
+	set_knob "$trace/tracing_on" 1
+	iowb_bd_reads=$(bd_stat 2)
+}
+
+# Usage: iowb_trace_report DRIVER RUN; records to $out/iowb-trace.txt
+iowb_trace_report() {
+	local json=$out/io/$1-io_uring-randreadwb-$2.json reads blocks punts
+
+	set_knob "$trace/tracing_on" 0
+	set_knob "$punt_event/enable" 0
+	punts=$(grep -c io_uring_queue_async_work "$trace/trace" || true)
+	blocks=$(($(bd_stat 2) - iowb_bd_reads))
+	# the "read" section comes first in fio's JSON
+	reads=$(awk -F: '/"total_ios"/ { gsub(/[ ,]/, "", $2); print $2; exit }' "$json")
+	[ "${reads:-0}" -gt 0 ] || die "no reads in $json"
+	record iowb-trace.txt "driver=$1 run=$2 reads=$reads bd_reads=$blocks" \
+		"iowq_punts=$punts"
+	say "iowb $1 run $2: $reads reads, $blocks blocks read" \
+		"($(awk -v a="$blocks" -v b="$reads" 'BEGIN { printf "%.2f", a / b }')" \
+		"per read), $punts handed to io-wq" \
+		"($(awk -v a="$punts" -v b="$reads" 'BEGIN { printf "%.2f", a / b }') per read)"
+}
+
 # Suite "iowb": 4 KiB random reads of data on the backing device: zram0
 # filled with the benchmark data, all of it written back to a flash-model
 # null_blk (as in suite writeback), caches dropped, then fio io_uring
@@ -70,7 +106,9 @@ iowb_case() {
 	sync
 	echo 3 >/proc/sys/vm/drop_caches
 	say "iowb $drv run $run: bd_stat $(tr -s ' ' <"$zsys/bd_stat")"
+	[ "$BENCH_IOWB_TRACE" = 0 ] || iowb_trace_start
 	io_fio "$drv" io_uring randreadwb "$run"
+	[ "$BENCH_IOWB_TRACE" = 0 ] || iowb_trace_report "$drv" "$run"
 	say "iowb $drv io_uring randread run $run done"
 	unload_driver
 	nullb_remove nullb_iowb
