@@ -81,9 +81,13 @@ iowb_trace_report() {
 	record iowb-trace.txt "driver=$1 run=$2 reads=$reads bd_reads=$blocks" \
 		"iowq_punts=$punts"
 	say "iowb $1 run $2: $reads reads, $blocks blocks read" \
-		"($(awk -v a="$blocks" -v b="$reads" 'BEGIN { printf "%.2f", a / b }')" \
-		"per read), $punts handed to io-wq" \
-		"($(awk -v a="$punts" -v b="$reads" 'BEGIN { printf "%.2f", a / b }') per read)"
+		"($(per_read "$blocks" "$reads") per read), $punts handed to" \
+		"io-wq ($(per_read "$punts" "$reads") per read)"
+}
+
+# Usage: per_read COUNT READS; COUNT / READS with two decimals
+per_read() {
+	awk -v a="$1" -v b="$2" 'BEGIN { printf "%.2f", a / b }'
 }
 
 # Suite "iowb": 4 KiB random reads of data on the backing device: zram0
