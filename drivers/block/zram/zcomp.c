@@ -227,9 +227,14 @@ out_destroy_ctx:
 }
 
 /**
- * zcomp_cpu_up_prepare() - CPU hotplug callback: create one CPU's stream
+ * zcomp_cpu_up_prepare() - CPU hotplug callback: create one CPU's streams
  * @cpu: CPU coming up (or online, when an instance is added)
  * @node: &struct zcomp.node of the compressor
+ *
+ * Creates the task stream and, for a compressor made with
+ * ZCOMP_SOFTIRQ_STREAMS, the softirq one. Each local_lock_init() below
+ * gives its lock a class of its own: lockdep then sees the task streams
+ * taken only in task context and the softirq ones only in softirq.
  *
  * Context: process context, CPU hotplug lock held; may sleep.
  * Return: 0, or zcomp_strm_init()'s errno (the hotplug core then rolls
@@ -239,13 +244,24 @@ static int zcomp_cpu_up_prepare(unsigned int cpu, struct hlist_node *node)
 {
 	struct zcomp *comp = hlist_entry(node, struct zcomp, node);
 	struct zcomp_strm *zstrm = per_cpu_ptr(comp->stream, cpu);
+	struct zcomp_strm *sstrm;
 	int ret;
 
 	local_lock_init(&zstrm->lock);
 	ret = zcomp_strm_init(comp, zstrm);
 	if (ret)
-		pr_err("cannot allocate a %s stream for CPU %u: %d\n",
-		       comp->ops->name, cpu, ret);
+		goto out_report;
+	if (!comp->softirq_stream)
+		return 0;
+	sstrm = per_cpu_ptr(comp->softirq_stream, cpu);
+	local_lock_init(&sstrm->lock);
+	ret = zcomp_strm_init(comp, sstrm);
+	if (!ret)
+		return 0;
+	zcomp_strm_free(zstrm);
+out_report:
+	pr_err("cannot allocate a %s stream for CPU %u: %d\n",
+	       comp->ops->name, cpu, ret);
 	return ret;
 }
 
@@ -253,6 +269,8 @@ static int zcomp_cpu_dead(unsigned int cpu, struct hlist_node *node)
 {
 	struct zcomp *comp = hlist_entry(node, struct zcomp, node);
 
+	if (comp->softirq_stream)
+		zcomp_strm_free(per_cpu_ptr(comp->softirq_stream, cpu));
 	zcomp_strm_free(per_cpu_ptr(comp->stream, cpu));
 	return 0;
 }
@@ -291,13 +309,15 @@ void zcomp_cpuhp_remove(void)
  * zcomp_create() - create a compressor with a stream on every online CPU
  * @ops: the algorithm
  * @params: its parameters; must outlive the compressor unchanged
+ * @flags: 0, or ZCOMP_SOFTIRQ_STREAMS for a second stream per CPU that
+ *	decompresses in softirq context (twice the streams' memory)
  *
  * Context: process context; may sleep.
  * Return: the new zcomp, or ERR_PTR(-ENOMEM), or the backend's errno
  * (-EINVAL for a level or dictionary the library refuses).
  */
 struct zcomp *zcomp_create(const struct zcomp_ops *ops,
-			   const struct zcomp_params *params)
+			   const struct zcomp_params *params, unsigned int flags)
 {
 	struct zcomp *comp;
 	int ret;
@@ -309,15 +329,19 @@ struct zcomp *zcomp_create(const struct zcomp_ops *ops,
 	comp->ops = ops;
 	comp->params = params;
 	comp->level = params->level;
+	ret = -ENOMEM;
 	comp->stream = alloc_percpu(struct zcomp_strm);
-	if (!comp->stream) {
-		ret = -ENOMEM;
+	if (!comp->stream)
 		goto out_free_comp;
+	if (flags & ZCOMP_SOFTIRQ_STREAMS) {
+		comp->softirq_stream = alloc_percpu(struct zcomp_strm);
+		if (!comp->softirq_stream)
+			goto out_free_stream;
 	}
 	if (ops->setup) {
 		ret = ops->setup(comp);
 		if (ret)
-			goto out_free_stream;
+			goto out_free_softirq_stream;
 	}
 	/* Runs zcomp_cpu_up_prepare() for each online CPU, or rolls back. */
 	ret = cpuhp_state_add_instance(CPUHP_ZCOMP_PREPARE, &comp->node);
@@ -329,6 +353,8 @@ struct zcomp *zcomp_create(const struct zcomp_ops *ops,
 out_release:
 	if (ops->release)
 		ops->release(comp);
+out_free_softirq_stream:
+	free_percpu(comp->softirq_stream);
 out_free_stream:
 	free_percpu(comp->stream);
 out_free_comp:
@@ -347,6 +373,7 @@ void zcomp_destroy(struct zcomp *comp)
 	cpuhp_state_remove_instance(CPUHP_ZCOMP_PREPARE, &comp->node);
 	if (comp->ops->release)
 		comp->ops->release(comp);
+	free_percpu(comp->softirq_stream);
 	free_percpu(comp->stream);
 	kfree(comp);
 }
@@ -357,12 +384,14 @@ void zcomp_destroy(struct zcomp *comp)
  *	all NULL on failure
  * @conf: the device's configuration; must outlive the compressors
  *	unchanged
+ * @flags: zcomp_create() flags, for every compressor
  *
  * Context: process context; may sleep.
  * Return: 0, or zcomp_create()'s errno for the first priority that failed.
  */
 int zcomp_create_all(struct zcomp *comps[ZCOMP_MAX_PRIOS],
-		     const struct zcomp_conf conf[ZCOMP_MAX_PRIOS])
+		     const struct zcomp_conf conf[ZCOMP_MAX_PRIOS],
+		     unsigned int flags)
 {
 	unsigned int prio;
 	struct zcomp *comp;
@@ -371,7 +400,7 @@ int zcomp_create_all(struct zcomp *comps[ZCOMP_MAX_PRIOS],
 		comps[prio] = NULL;
 		if (!conf[prio].ops)
 			continue;
-		comp = zcomp_create(conf[prio].ops, &conf[prio].params);
+		comp = zcomp_create(conf[prio].ops, &conf[prio].params, flags);
 		if (IS_ERR(comp))
 			goto out_destroy_created;
 		comps[prio] = comp;
@@ -426,6 +455,34 @@ struct zcomp_strm *zcomp_stream_get(struct zcomp *comp)
 void zcomp_stream_put(struct zcomp *comp)
 {
 	local_unlock(&comp->stream->lock);
+}
+
+/**
+ * zcomp_stream_get_softirq() - take this CPU's softirq stream
+ * @comp: compressor created with ZCOMP_SOFTIRQ_STREAMS
+ *
+ * Softirqs do not nest on a CPU, so the lock is never contended on
+ * !PREEMPT_RT; on PREEMPT_RT it orders the softirq threads of the CPU.
+ *
+ * Context: softirq; never sleeps on !PREEMPT_RT.
+ * Return: the softirq stream of the current CPU.
+ */
+struct zcomp_strm *zcomp_stream_get_softirq(struct zcomp *comp)
+{
+	lockdep_assert_in_softirq();
+	local_lock(&comp->softirq_stream->lock);
+	return this_cpu_ptr(comp->softirq_stream);
+}
+
+/**
+ * zcomp_stream_put_softirq() - release zcomp_stream_get_softirq()'s stream
+ * @comp: compressor
+ *
+ * Context: the softirq that took it.
+ */
+void zcomp_stream_put_softirq(struct zcomp *comp)
+{
+	local_unlock(&comp->softirq_stream->lock);
 }
 
 /**

@@ -10,11 +10,17 @@
  * zcomp_create_all() turns every configured priority into a struct zcomp;
  * priority 0 (ZCOMP_PRIO_PRIMARY) compresses every write, higher ones are
  * for recompression (CONFIG_ZRAM_MULTI_COMP).
+ *
+ * Streams are for task context. A compressor created with
+ * ZCOMP_SOFTIRQ_STREAMS has a second set, one per CPU, only for
+ * decompressing in softirq context (zcomp_stream_get_softirq()): a softirq
+ * may run on top of a task that holds its CPU's task stream.
  */
 
 #ifndef _ZCOMP_H_
 #define _ZCOMP_H_
 
+#include <linux/bits.h>
 #include <linux/cleanup.h>
 #include <linux/limits.h>
 #include <linux/list.h>
@@ -24,6 +30,9 @@
 
 /* algorithm_params without level=: the algorithm's own default level */
 #define ZCOMP_LEVEL_DEFAULT	INT_MIN
+
+/* zcomp_create() flag: also make the per-CPU softirq streams. */
+#define ZCOMP_SOFTIRQ_STREAMS	BIT(0)
 
 /* Longest algorithm name + 1 accepted before E2BIG (upstream's limit). */
 #define ZCOMP_MAX_NAME		128
@@ -135,7 +144,9 @@ struct zcomp_strm {
 
 /**
  * struct zcomp - a compressor instance owned by one zram device
- * @stream: per-CPU streams, valid for every online CPU
+ * @stream: per-CPU streams for task context, valid for every online CPU
+ * @softirq_stream: per-CPU streams for decompression in softirq context,
+ *	valid for every online CPU; NULL without ZCOMP_SOFTIRQ_STREAMS
  * @ops: the backend
  * @params: parameters it was created with; owned by the device (struct
  *	zcomp_conf) and immutable while @comp exists
@@ -146,6 +157,7 @@ struct zcomp_strm {
  */
 struct zcomp {
 	struct zcomp_strm __percpu *stream;
+	struct zcomp_strm __percpu *softirq_stream;
 	const struct zcomp_ops *ops;
 	const struct zcomp_params *params;
 	s32 level;
@@ -167,14 +179,17 @@ int zcomp_conf_find(const struct zcomp_conf conf[ZCOMP_MAX_PRIOS],
 		    unsigned int first, const char *name);
 
 struct zcomp *zcomp_create(const struct zcomp_ops *ops,
-			   const struct zcomp_params *params);
+			   const struct zcomp_params *params, unsigned int flags);
 void zcomp_destroy(struct zcomp *comp);
 int zcomp_create_all(struct zcomp *comps[ZCOMP_MAX_PRIOS],
-		     const struct zcomp_conf conf[ZCOMP_MAX_PRIOS]);
+		     const struct zcomp_conf conf[ZCOMP_MAX_PRIOS],
+		     unsigned int flags);
 void zcomp_destroy_all(struct zcomp *comps[ZCOMP_MAX_PRIOS]);
 
 struct zcomp_strm *zcomp_stream_get(struct zcomp *comp);
 void zcomp_stream_put(struct zcomp *comp);
+struct zcomp_strm *zcomp_stream_get_softirq(struct zcomp *comp);
+void zcomp_stream_put_softirq(struct zcomp *comp);
 
 int zcomp_compress(struct zcomp_strm *zstrm, const void *src,
 		   unsigned int *dst_len);

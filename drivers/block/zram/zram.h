@@ -37,7 +37,10 @@
  *	never two at once, never in interrupt context, nothing sleeps under
  *	it. REQ_NOWAIT I/O only tries it.
  *   zcomp_strm.lock (local_lock, zcomp.c): this CPU's compression stream;
- *	may be taken under a slot lock, never the other way round.
+ *	may be taken under a slot lock, never the other way round. The
+ *	softirq streams of compressed_writeback devices have a lock class
+ *	of their own, taken only in softirq, under no other lock (packed
+ *	reads, zram_bdev.c).
  *   zram_wb.limit_lock (spinlock): the writeback_limit budget.
  *
  * Not locks but ordering rules: backing.read_srcu pins a written-back

@@ -62,8 +62,8 @@ struct zram_bdev_rbio {
  * @remaining: reads into @buf not yet completed (one or two)
  * @status: an error of one of them, else 0
  * @pin: srcu_down_read() index, released when done
- * @work: runs zram_bdev_pread_fn() when the last read completed in
- *	interrupt context
+ * @work: runs zram_bdev_pread_fn() in softirq when the last read
+ *	completed in hard irq context or with interrupts off
  */
 struct zram_bdev_pread {
 	struct zram *zram;
@@ -87,11 +87,12 @@ struct zram_bdev_pread {
 static struct workqueue_struct *zram_bdev_read_wq;
 
 /*
- * Decompresses packed objects whose reads completed in interrupt context
- * (zram_bdev_pread_fn()). Per-CPU and WQ_HIGHPRI: the work runs on the
- * CPU that took the completion as soon as the interrupt returns, with no
- * wakeup of another CPU, as the read's latency is the work's. Completes
- * zram bios: WQ_MEM_RECLAIM.
+ * Decompresses packed objects whose reads completed in hard irq context or
+ * with interrupts off (zram_bdev_pread_fn()). A BH workqueue: the work
+ * runs in softirq on the CPU that took the completion as the interrupt
+ * returns, with no task switch, as the read's latency is the work's. It
+ * needs no rescuer to complete zram bios under memory pressure: it never
+ * waits for a worker task.
  */
 static struct workqueue_struct *zram_bdev_decomp_wq;
 
@@ -507,7 +508,8 @@ static int zram_bdev_read_async(struct zram *zram, struct page *page,
 /*
  * Finishes a packed slot read whose block reads all completed: decompresses
  * the object (unless a read failed), drops the pin and completes the zram
- * bio, passing an error on to it. Process context; never sleeps.
+ * bio, passing an error on to it. Task or softirq context with interrupts
+ * on; never sleeps.
  */
 static void zram_bdev_pread_done(struct zram_bdev_pread *pr)
 {
@@ -531,7 +533,7 @@ static void zram_bdev_pread_done(struct zram_bdev_pread *pr)
 	bio_endio(parent);
 }
 
-/* zram_bdev_decomp_wq worker: finishes a packed read that ended in irq. */
+/* zram_bdev_decomp_wq work (softirq): finishes a packed read. */
 static void zram_bdev_pread_fn(struct work_struct *work)
 {
 	zram_bdev_pread_done(container_of(work, struct zram_bdev_pread,
@@ -540,11 +542,10 @@ static void zram_bdev_pread_fn(struct work_struct *work)
 
 /*
  * One block read of a packed slot read completed with @status. The last
- * one finishes the read: decompression needs process context (the
- * compression streams are not for interrupts), so a completion in
- * interrupt context hands it to a worker; one in task context with
- * interrupts on (a backing device that completes in the submitter's
- * context) finishes in place. Any context, including hard irq.
+ * one finishes the read where it is when that is task or softirq context
+ * with interrupts on (zram_obj_decompress() has a stream for each); from
+ * hard irq, or with interrupts off, it hands it to the softirq of this
+ * CPU. Any context, including hard irq.
  */
 static void zram_bdev_pread_end(struct zram_bdev_pread *pr,
 				blk_status_t status)
@@ -554,7 +555,7 @@ static void zram_bdev_pread_end(struct zram_bdev_pread *pr,
 		WRITE_ONCE(pr->status, status);
 	if (!atomic_dec_and_test(&pr->remaining))
 		return;
-	if (in_task() && !irqs_disabled())
+	if (!in_hardirq() && !irqs_disabled())
 		zram_bdev_pread_done(pr);
 	else
 		queue_work(zram_bdev_decomp_wq, &pr->work);
@@ -615,11 +616,12 @@ static struct zram_bdev_rbio *zram_bdev_rbio_alloc(struct zram *zram,
  * @nowait: a REQ_NOWAIT bio: nothing may wait
  *
  * Reads the object's block(s) into a buffer folio with one bio, or two
- * when they are apart; the last completion decompresses (in process
- * context) and completes @parent. With @nowait everything is allocated
- * before anything is issued, so a refusal changes nothing; without, each
- * bio is issued before the next one is allocated (the bio_set's rescuer
- * then issues it should the mempool have to wait).
+ * when they are apart; the last completion decompresses (in task or
+ * softirq context, zram_bdev_pread_end()) and completes @parent. With
+ * @nowait everything is allocated before anything is issued, so a refusal
+ * changes nothing; without, each bio is issued before the next one is
+ * allocated (the bio_set's rescuer then issues it should the mempool have
+ * to wait).
  *
  * Context: as zram_bdev_read() with a @parent.
  * Return: 0, -EAGAIN (@nowait: no nowait support or memory short) or
@@ -801,7 +803,7 @@ int zram_bdev_module_init(void)
 	if (!zram_bdev_read_wq)
 		return -ENOMEM;
 	zram_bdev_decomp_wq = alloc_workqueue("zram_bdev_decomp",
-					      WQ_HIGHPRI | WQ_MEM_RECLAIM, 0);
+					      WQ_BH | WQ_HIGHPRI, 0);
 	if (!zram_bdev_decomp_wq) {
 		destroy_workqueue(zram_bdev_read_wq);
 		return -ENOMEM;

@@ -102,7 +102,10 @@ int zram_init_device(struct zram *zram, u32 nr_slots)
 	pool = zs_create_pool(zram->disk->disk_name);
 	if (!pool)
 		goto out_free_table;
-	ret = zcomp_create_all(zram->comps, zram->comp_conf);
+	/* Packed reads may decompress in softirq (zram_bdev.c). */
+	ret = zcomp_create_all(zram->comps, zram->comp_conf,
+			       zram_wb_packs(&zram->wb) ?
+			       ZCOMP_SOFTIRQ_STREAMS : 0);
 	if (ret)
 		goto out_destroy_pool;
 

@@ -153,14 +153,16 @@ void zram_obj_copy(struct zram *zram, u32 index, void *dst,
  * @prio exists only while that compressor does: recomp_algorithm is fixed
  * once the device is initialized, and reset frees every slot first.
  *
- * Context: task context; takes this CPU's compression stream; never
- * sleeps.
+ * Context: task context, which takes this CPU's task stream; or softirq,
+ * which takes its softirq stream (compressed_writeback devices make
+ * them, zram_init_device()). Never sleeps.
  * Return: 0, -EIO when no compressor has @prio, or the decompressor's
  * negative errno (logged).
  */
 int zram_obj_decompress(struct zram *zram, const void *src, unsigned int size,
 			u32 prio, struct page *page)
 {
+	bool softirq = in_serving_softirq();
 	struct zcomp *comp;
 	struct zcomp_strm *zstrm;
 	void *dst;
@@ -169,11 +171,17 @@ int zram_obj_decompress(struct zram *zram, const void *src, unsigned int size,
 	if (WARN_ON_ONCE(prio >= ZCOMP_MAX_PRIOS || !zram->comps[prio]))
 		return -EIO;
 	comp = zram->comps[prio];
-	zstrm = zcomp_stream_get(comp);
+	if (WARN_ON_ONCE(softirq && !comp->softirq_stream))
+		return -EIO;
+	zstrm = softirq ? zcomp_stream_get_softirq(comp) :
+			  zcomp_stream_get(comp);
 	dst = kmap_local_page(page);
 	ret = zcomp_decompress(zstrm, src, size, dst);
 	kunmap_local(dst);
-	zcomp_stream_put(comp);
+	if (softirq)
+		zcomp_stream_put_softirq(comp);
+	else
+		zcomp_stream_put(comp);
 	if (ret)
 		pr_err_ratelimited("%s: decompression of a packed object failed: %d\n",
 				   zram->disk->disk_name, ret);

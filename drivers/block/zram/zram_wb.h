@@ -90,6 +90,12 @@ int zram_wb_run(struct zram *zram, const struct zram_wb_range *ranges, int nr_ra
 
 extern const struct attribute_group zram_wb_attr_group;
 
+/* Whether writeback packs compressed objects (compressed_writeback). */
+static inline bool zram_wb_packs(const struct zram_wb *wb)
+{
+	return wb->compressed;
+}
+
 #else /* CONFIG_ZRAM_WRITEBACK */
 
 struct zram_wb {
@@ -110,6 +116,11 @@ static inline void zram_wb_init(struct zram *zram)
 
 static inline void zram_wb_reset(struct zram *zram)
 {
+}
+
+static inline bool zram_wb_packs(const struct zram_wb *wb)
+{
+	return false;
 }
 
 /* Every file includes this; only zram_sysfs.c adds the (empty) group. */
