@@ -147,7 +147,15 @@ writer &
 pids+=($!)
 writebacker &
 pids+=($!)
-sleep "$DURATION"
+# At least DURATION seconds, then on until freed blocks were reused (a slow
+# machine, e.g. a debug kernel under emulation, needs longer), at most
+# four times as long.
+end=$((SECONDS + DURATION))
+cap=$((SECONDS + 4 * DURATION))
+while [ "$SECONDS" -lt "$end" ] ||
+	{ [ "$(bd_writes)" -le "$NR_BLOCKS" ] && [ "$SECONDS" -lt "$cap" ]; }; do
+	sleep 1
+done
 touch "$tmp/stop"
 wait "${pids[@]}"
 
@@ -156,7 +164,7 @@ for r in $(seq "$NR_READERS"); do
 	passes=$((passes + $(cat "$tmp/passes.$r")))
 done
 ktap_info "$passes read passes of $NR_SLOTS slots, $(cat "$tmp/writes") writes/discards," \
-	"$(cat "$tmp/writebacks") writebacks, bd_stat $(bd_stat)"
+	"$(cat "$tmp/writebacks") writebacks in $((SECONDS - end + DURATION)) s, bd_stat $(bd_stat)"
 bad=$(cat "$tmp"/bad.* | sort | uniq -c | head -20)
 [ -n "$bad" ] && while read -r line; do echo "# $line"; done <<<"$bad"
 ktap_eq "no read returned another slot's data" "$bad" ""
