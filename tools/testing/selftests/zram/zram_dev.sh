@@ -5,7 +5,8 @@
 # Part of the zram selftests' library, sourced by zram_lib.sh (tests
 # source zram_lib.sh, not this file).
 # Prerequisite checks, zram and backing block devices (null_blk, loop,
-# dm), sysfs writes with errno checks, stat fields.
+# dm), sysfs writes with errno checks. Device nodes, null_blk removal and
+# the stat fields are in zram_sys.sh.
 
 # ------------------------------------------------------- prerequisites
 
@@ -64,19 +65,6 @@ zram_require_basic() {
 
 # ------------------------------------------------------- block devices
 
-# zram_wait_blockdev DEV [SECONDS]: device nodes appear asynchronously.
-zram_wait_blockdev() {
-	local dev=$1 tries=$((${2:-10} * 20))
-
-	while [ "$tries" -gt 0 ]; do
-		[ -b "$dev" ] && return 0
-		sleep 0.05
-		tries=$((tries - 1))
-	done
-	echo "# $dev did not appear" >&2
-	return 1
-}
-
 # zram_add: new zram device; sets ZRAM_ID, ZRAM_DEV, ZRAM_SYS.
 zram_add() {
 	ZRAM_ID=$(cat "$ZRAM_CONTROL/hot_add") || return 1
@@ -121,11 +109,6 @@ zram_nullb() {
 	echo 1 >"$dir/power" || return 1
 	zram_wait_blockdev "/dev/$name" || return 1
 	NULLB=/dev/$name
-}
-
-zram_nullb_remove() {
-	echo 0 >"$NULLB_CONFIGFS/$1/power"
-	rmdir "$NULLB_CONFIGFS/$1"
 }
 
 # zram_loop SIZE: loop device over a sparse file in /tmp; sets LOOP.
@@ -292,24 +275,3 @@ zram_wb_stat() {
 	awk -v k="$1" '$1 == k { print $2 }' \
 		"/sys/kernel/debug/zram/zram$ZRAM_ID/wb_stat" 2>/dev/null
 }
-
-# zram_field ATTR N: Nth (1-based) number of a stat attribute.
-zram_field() {
-	local v
-
-	read -r -a v <"$ZRAM_SYS/$1"
-	echo "${v[$(($2 - 1))]}"
-}
-
-# bd_stat: its three fields, single-spaced
-bd_stat() {
-	local v
-
-	read -r -a v <"$ZRAM_SYS/bd_stat"
-	echo "${v[*]}"
-}
-
-# bd_stat fields (4 KiB units)
-bd_count() { zram_field bd_stat 1; }
-bd_reads() { zram_field bd_stat 2; }
-bd_writes() { zram_field bd_stat 3; }

@@ -15,7 +15,6 @@ KSFT_FAIL=1
 KSFT_SKIP=4
 
 ZRAM_CONTROL=/sys/class/zram-control
-NULLB_CONFIGFS=/sys/kernel/config/nullb
 
 ktap_num=0
 ktap_planned=0
@@ -41,6 +40,8 @@ RECOMP_SECONDARY=''
 zram_lib_dir=$(dirname "${BASH_SOURCE[0]}")
 # shellcheck source=zram_ktap.sh
 . "$zram_lib_dir/zram_ktap.sh"
+# shellcheck source=zram_sys.sh
+. "$zram_lib_dir/zram_sys.sh"
 # shellcheck source=zram_dev.sh
 . "$zram_lib_dir/zram_dev.sh"
 # shellcheck source=zram_data.sh
