@@ -5,8 +5,8 @@
 # Part of the zram selftests' library, sourced by zram_lib.sh (tests
 # source zram_lib.sh, not this file).
 # Prerequisite checks, zram and backing block devices (null_blk, loop,
-# dm), sysfs writes with errno checks. Device nodes, null_blk removal and
-# the stat fields are in zram_sys.sh.
+# dm), sysfs writes with errno checks. Device nodes, null_blk creation
+# and the stat fields are in zram_sys.sh.
 
 # ------------------------------------------------------- prerequisites
 
@@ -42,13 +42,7 @@ zram_require_fio_uring() {
 }
 
 zram_require_nullb() {
-	modprobe configfs >/dev/null 2>&1
-	if [ ! -d /sys/kernel/config/nullb ]; then
-		grep -q ' /sys/kernel/config ' /proc/mounts ||
-			mount -t configfs none /sys/kernel/config >/dev/null 2>&1
-		modprobe null_blk nr_devices=0 >/dev/null 2>&1
-	fi
-	[ -d "$NULLB_CONFIGFS" ] || ktap_skip_all "null_blk with configfs not available"
+	zram_nullb_load || ktap_skip_all "null_blk with configfs not available"
 }
 
 zram_require_dm() {
@@ -89,25 +83,15 @@ zram_init() {
 }
 
 # zram_nullb SIZE_MB [ATTR=VALUE...]: memory-backed null_blk, 4 KiB
-# blocks; sets NULLB to its path. Call it directly, not in $(...), so its
-# undo step is registered in this shell.
+# blocks (zram_nullb_create); sets NULLB to its path. Call it directly,
+# not in $(...), so its undo step is registered in this shell.
 zram_nullb() {
-	local size=$1 name dir kv
+	local name
 
-	shift
 	zram_obj_seq=$((zram_obj_seq + 1))
 	name=znb$$x$zram_obj_seq
-	dir=$NULLB_CONFIGFS/$name
-	mkdir "$dir" || return 1
+	zram_nullb_create "$name" "$@" || return 1
 	zram_defer zram_nullb_remove "$name"
-	echo 1 >"$dir/memory_backed" &&
-		echo 4096 >"$dir/blocksize" &&
-		echo "$size" >"$dir/size" || return 1
-	for kv in "$@"; do
-		echo "${kv#*=}" >"$dir/${kv%%=*}" || return 1
-	done
-	echo 1 >"$dir/power" || return 1
-	zram_wait_blockdev "/dev/$name" || return 1
 	NULLB=/dev/$name
 }
 

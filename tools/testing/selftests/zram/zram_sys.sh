@@ -25,6 +25,46 @@ zram_wait_blockdev() {
 	return 1
 }
 
+# zram_nullb_load: loads null_blk (nr_devices=0) and mounts configfs
+# when its nullb folder is missing; fails when there is still none.
+zram_nullb_load() {
+	modprobe configfs >/dev/null 2>&1
+	if [ ! -d "$NULLB_CONFIGFS" ]; then
+		grep -q ' /sys/kernel/config ' /proc/mounts ||
+			mount -t configfs none /sys/kernel/config >/dev/null 2>&1
+		modprobe null_blk nr_devices=0 >/dev/null 2>&1
+	fi
+	[ -d "$NULLB_CONFIGFS" ]
+}
+
+# zram_nullb_create NAME SIZE_MB [ATTR=VALUE...]: a memory-backed null_blk
+# /dev/NAME with 4 KiB blocks, made through configfs (zram_nullb_load
+# first); ATTR=VALUE are more of its configfs attributes (irqmode=2,
+# completion_nsec=20000, mbps=400...), written before it is powered on.
+# Waits for the node; on failure removes what it made.
+zram_nullb_create() {
+	local name=$1 size=$2
+
+	shift 2
+	mkdir "$NULLB_CONFIGFS/$name" || return 1
+	if ! zram_nullb_set "$name" memory_backed=1 blocksize=4096 "size=$size" \
+		"$@" power=1 || ! zram_wait_blockdev "/dev/$name"; then
+		zram_nullb_remove "$name"
+		return 1
+	fi
+}
+
+# zram_nullb_set NAME ATTR=VALUE...: writes the configfs attributes of a
+# null_blk in order; stops at the first that fails.
+zram_nullb_set() {
+	local dir=$NULLB_CONFIGFS/$1 kv
+
+	shift
+	for kv in "$@"; do
+		echo "${kv#*=}" >"$dir/${kv%%=*}" || return 1
+	done
+}
+
 # zram_nullb_remove NAME: powers off and removes a configfs null_blk.
 zram_nullb_remove() {
 	echo 0 >"$NULLB_CONFIGFS/$1/power"
