@@ -46,27 +46,25 @@ with_progress() {
 	return "$rc"
 }
 
-# mm_stat / bd_stat fields by name
+# the stat fields: zram_field, bd_count, bd_reads, bd_writes
+# shellcheck source=../../selftests/zram/zram_sys.sh
+. "$here/../../selftests/zram/zram_sys.sh"
+ZRAM_SYS=$zsys
+
+# mm_stat fields by name
 mm() {
 	local i
 	case $1 in
 	orig) i=1 ;; compr) i=2 ;; used) i=3 ;; huge) i=8 ;; same) i=6 ;;
 	esac
-	awk -v i="$i" '{ print $i }' "$zsys/mm_stat"
-}
-bd() {
-	local i
-	case $1 in
-	count) i=1 ;; reads) i=2 ;; writes) i=3 ;;
-	esac
-	awk -v i="$i" '{ print $i }' "$zsys/bd_stat"
+	zram_field mm_stat "$i"
 }
 mib() { awk -v b="$1" 'BEGIN { printf "%.1f MiB", b / 1048576 }'; }
 pages_mib() { awk -v p="$1" 'BEGIN { printf "%.1f MiB", p * 4096 / 1048576 }'; }
 show_stats() {
 	say "$1 mm_stat: $(cat "$zsys/mm_stat")"
 	say "$1 bd_stat: $(cat "$zsys/bd_stat")"
-	say "$1 orig $(mib "$(mm orig)"), compr $(mib "$(mm compr)"), mem_used $(mib "$(mm used)"), on backing dev $(pages_mib "$(bd count)")"
+	say "$1 orig $(mib "$(mm orig)"), compr $(mib "$(mm compr)"), mem_used $(mib "$(mm used)"), on backing dev $(pages_mib "$(bd_count)")"
 }
 
 say "driver: $zram_mode, disksize $disksize"
@@ -114,11 +112,11 @@ sync
 
 show_stats "before writeback:"
 used_before=$(mm used)
-writes_before=$(bd writes)
+writes_before=$(bd_writes)
 
 echo all >"$zsys/idle" || die "cannot mark pages idle"
 say "writeback of idle pages started"
-wb_progress() { echo "written back $(pages_mib "$(bd count)")"; }
+wb_progress() { echo "written back $(pages_mib "$(bd_count)")"; }
 t=$(now)
 writeback() { echo idle >"$zsys/writeback"; }
 with_progress wb_progress writeback || die "writeback failed"
@@ -127,7 +125,7 @@ say "writeback took $t_wb s"
 
 show_stats "after writeback:"
 used_after=$(mm used)
-written=$(($(bd writes) - writes_before))
+written=$(($(bd_writes) - writes_before))
 freed=$((used_before - used_after))
 
 echo 1 >"$zsys/compact" || say "note: compact failed"
@@ -135,9 +133,9 @@ used_compact=$(mm used)
 say "after compaction: mem_used $(mib "$used_compact")"
 
 echo 3 >/proc/sys/vm/drop_caches
-reads_before=$(bd reads)
+reads_before=$(bd_reads)
 say "caches dropped, verifying all $files checksums"
-verify_progress() { echo "read back $(pages_mib $(($(bd reads) - reads_before))) from the backing device"; }
+verify_progress() { echo "read back $(pages_mib $(($(bd_reads) - reads_before))) from the backing device"; }
 t=$(now)
 set +e
 (cd "$zram_mnt" && with_progress verify_progress sha256sum -c "$sums") >/tmp/verify.out 2>&1
@@ -151,7 +149,7 @@ if [ "$n_failed" -ne 0 ] || [ "$verify_rc" -ne 0 ]; then
 	# silent exit before the summary below.
 	grep -v ': OK$' /tmp/verify.out | sed -n 1,20p || true
 fi
-bd_reads=$(($(bd reads) - reads_before))
+read_back=$(($(bd_reads) - reads_before))
 show_stats "after verify:"
 
 umount "$zram_mnt"
@@ -163,7 +161,7 @@ echo "driver:            $zram_mode zram, disksize $disksize, backing $back_dev"
 echo "data:              $files files, copy + sync $t_copy s"
 echo "writeback:         $(pages_mib "$written") ($written pages) written in $t_wb s"
 echo "RAM freed:         $(mib "$freed") (mem_used $(mib "$used_before") -> $(mib "$used_after"), $(mib "$used_compact") after compaction)"
-echo "read back:         $(pages_mib "$bd_reads") from the backing device during verify ($t_verify s)"
+echo "read back:         $(pages_mib "$read_back") from the backing device during verify ($t_verify s)"
 echo "checksums: $files files, $n_ok ok, $n_failed failed"
 echo "total wall time:   $(since "$t_start") s"
 echo "=================================================="
