@@ -64,7 +64,7 @@ iowb_trace_start() {
 	set_knob "$trace/trace" ""
 	set_knob "$punt_event/enable" 1
 	set_knob "$trace/tracing_on" 1
-	iowb_bd_reads=$(bd_stat 2)
+	iowb_bd_reads=$(bd_reads)
 }
 
 # Usage: iowb_trace_report DRIVER RUN; records to $out/iowb-trace.txt
@@ -74,7 +74,7 @@ iowb_trace_report() {
 	set_knob "$trace/tracing_on" 0
 	set_knob "$punt_event/enable" 0
 	punts=$(grep -c io_uring_queue_async_work "$trace/trace" || true)
-	blocks=$(($(bd_stat 2) - iowb_bd_reads))
+	blocks=$(($(bd_reads) - iowb_bd_reads))
 	# the "read" section comes first in fio's JSON
 	reads=$(awk -F: '/"total_ios"/ { gsub(/[ ,]/, "", $2); print $2; exit }' "$json")
 	[ "${reads:-0}" -gt 0 ] || die "no reads in $json"
@@ -109,7 +109,7 @@ iowb_case() {
 	echo idle >"$zsys/writeback" || die "writeback failed"
 	sync
 	echo 3 >/proc/sys/vm/drop_caches
-	say "iowb $drv run $run: bd_stat $(tr -s ' ' <"$zsys/bd_stat")"
+	say "iowb $drv run $run: bd_stat $(bd_stat)"
 	[ "$BENCH_IOWB_TRACE" = 0 ] || iowb_trace_start
 	io_fio "$drv" io_uring randreadwb "$run"
 	[ "$BENCH_IOWB_TRACE" = 0 ] || iowb_trace_report "$drv" "$run"

@@ -18,6 +18,12 @@ fio_data=(--randseed=20261129 --buffer_compress_percentage=50
 	--refill_buffers --buffer_compress_chunk=4k --eta=never)
 export bench_dir
 
+# null_blk through configfs and the bd_stat fields (bd_count, bd_reads,
+# bd_writes of $ZRAM_SYS): the selftests' helpers
+# shellcheck source=../../testing/selftests/zram/zram_sys.sh
+. "$bench_dir/../../testing/selftests/zram/zram_sys.sh"
+ZRAM_SYS=$zsys
+
 say() { printf '[bench %6.1fs] %s\n' "$(uptime_s)" "$*"; }
 die() { say "error: $*" >&2; exit 1; }
 
@@ -148,12 +154,4 @@ strategy_values() {
 		read -r packed <"$zsys/compressed_writeback"
 	echo "wb_max_bio_pages=$bio writeback_batch_size=$batch" \
 		"compressed_writeback=$packed"
-}
-
-# bd_stat field: 1 = bd_count, 2 = bd_reads, 3 = bd_writes (pages)
-bd_stat() {
-	local -a f
-
-	read -r -a f <"$zsys/bd_stat"
-	echo "${f[$1 - 1]}"
 }

@@ -8,29 +8,17 @@
 # Sourced by bench.sh after lib.sh. Records go to $out/writeback.txt, fio
 # JSON of the device's own bandwidth to $out/devbw-DEVICE.json.
 
-# Creates a memory-backed null_blk disk through configfs.
+# A memory-backed null_blk disk /dev/NAME completing from a timer, made
+# through configfs by zram_sys.sh.
 # Usage: nullb_create NAME COMPLETION_NSEC MBPS SIZE_MB
 nullb_create() {
-	local d=/sys/kernel/config/nullb/$1
-
-	[ -d /sys/module/null_blk ] || modprobe null_blk nr_devices=0 ||
-		die "cannot load null_blk"
-	mkdir "$d" || die "cannot create $d"
-	set_knob "$d/memory_backed" 1
-	set_knob "$d/blocksize" 4096
-	set_knob "$d/irqmode" 2
-	set_knob "$d/completion_nsec" "$2"
-	set_knob "$d/mbps" "$3"
-	set_knob "$d/size" "$4"
-	set_knob "$d/power" 1
-	need_blockdev "/dev/$1"
+	zram_nullb_load || die "cannot load null_blk"
+	zram_nullb_create "$1" "$4" irqmode=2 "completion_nsec=$2" "mbps=$3" ||
+		die "cannot create null_blk $1"
 }
 
 nullb_remove() {
-	local d=/sys/kernel/config/nullb/$1
-
-	echo 0 >"$d/power" || die "cannot power off $d"
-	rmdir "$d" || die "cannot remove $d"
+	zram_nullb_remove "$1" || die "cannot remove null_blk $1"
 }
 
 # The device's own sequential write bandwidth. A first pass over the whole
@@ -139,7 +127,7 @@ prepare_bitmap() {
 	# with ENOSPC on the first written-back slot that follows.
 	blkdiscard -o $((kib * 1024 - 4096)) -l 4096 /dev/zram0 ||
 		die "cannot discard the last page"
-	setup_pages=$(bd_stat 1)
+	setup_pages=$(bd_count)
 	need_blockdev /dev/zram0
 	case $bitmap in
 	fragmented)
@@ -155,8 +143,8 @@ prepare_bitmap() {
 	fio --name=holes --filename=/dev/zram0 "${holes[@]}" --bs=4k \
 		--direct=1 --ioengine=psync "${fio_data[@]}" \
 		--output-format=terse >/dev/null || die "fio hole punching failed"
-	[ "$(bd_stat 1)" = $((setup_pages - pages)) ] ||
-		die "fragmented setup: bd_count $(bd_stat 1)," \
+	[ "$(bd_count)" = $((setup_pages - pages)) ] ||
+		die "fragmented setup: bd_count $(bd_count)," \
 			"expected $((setup_pages - pages))"
 	echo "${t%% *} $left"
 }
@@ -173,14 +161,14 @@ wb_case() {
 	set_strategy "$drv"
 	t=$(prepare_bitmap "$bitmap" "$drv")
 	read -r setup_s left <<<"$t"
-	bd0=$(bd_stat 3)
+	bd0=$(bd_writes)
 	c0=$(cpu_sys_ticks)
 	t=$(timed_writeback)
 	c1=$(cpu_sys_ticks)
 	read -r wall usr sys <<<"$t"
 	record writeback.txt "device=$name bitmap=$bitmap driver=$drv run=$run" \
 		"wall_s=$wall sys_s=$sys user_s=$usr" \
-		"sys_all_s=$(((c1 - c0) * 10))e-3 bd_writes=$(($(bd_stat 3) - bd0))" \
+		"sys_all_s=$(((c1 - c0) * 10))e-3 bd_writes=$(($(bd_writes) - bd0))" \
 		"pages=$((BENCH_MB * 256)) setup_wb_s=$setup_s" \
 		"setup_discarded=$left $(strategy_values)"
 	say "writeback $name $bitmap $drv run $run: wall ${wall}s sys ${sys}s"
