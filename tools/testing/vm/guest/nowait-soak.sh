@@ -4,7 +4,7 @@
 # Guest side of the nowait soak (tools/testing/vm/nowait-soak.sh): the
 # io_uring job of an io_uring user, in cycles, for SOAK_SECS seconds.
 # Backing device: a memory-backed null_blk that completes from a timer
-# (module parameters irqmode=2 completion_nsec=20000), zram disksize 1G.
+# (configfs attributes irqmode=2 completion_nsec=20000), zram disksize 1G.
 # A cycle: fio random writes (4-64 KiB, iodepth 16, O_DIRECT, crc32c
 # headers, half compressible) over 384 MiB; all idle; writeback; caches
 # dropped; the same job with --verify_only. Odd cycles keep writebacks
@@ -26,11 +26,17 @@ stop=$work/stop
 
 say() { echo "[soak] $*"; }
 
+# null_blk and the bd_stat fields
+# shellcheck source=../../selftests/zram/zram_sys.sh
+. "$here/../../selftests/zram/zram_sys.sh"
+ZRAM_SYS=$zsys
+
 "$here/zram-load.sh" "$driver" || exit 1
-modprobe null_blk nr_devices=1 gb=2 memory_backed=1 irqmode=2 \
+# 2 GiB, 512-byte blocks (null_blk's default, which the soak always had)
+zram_nullb_load || exit 1
+zram_nullb_create nullb_soak 2048 blocksize=512 irqmode=2 \
 	completion_nsec=20000 || exit 1
-"$here/wait-blockdev.sh" /dev/nullb0 10 || exit 1
-echo /dev/nullb0 >"$zsys/backing_dev" || exit 1
+echo /dev/nullb_soak >"$zsys/backing_dev" || exit 1
 echo 1G >"$zsys/disksize" || exit 1
 mkdir -p "$work"
 
@@ -82,9 +88,8 @@ while [ "$(date +%s)" -lt "$end" ]; do
 		grep -h -E 'error|err=|verify' "$work/write.log" "$work/verify.log" |
 			head -5 | sed 's/^/[soak]   /'
 	fi
-	read -r bd_count bd_reads bd_writes <"$zsys/bd_stat"
 	say "cycle $cycles (writeback loop $((cycles % 2))): rc $rc," \
-		"bd_stat $bd_count $bd_reads $bd_writes"
+		"bd_stat $(bd_stat)"
 done
 gib=$(awk -v m="$verified_mb" 'BEGIN { printf "%.1f", m / 1024 }')
 echo "nowait soak: $cycles cycles, $gib GiB verified, $errors errors ($driver)"
