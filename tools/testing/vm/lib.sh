@@ -14,6 +14,40 @@ kcache_dir=${ZRAM_KCACHE:-/var/cache/zram-rework}
 
 vm_log() { printf '[vm] %s\n' "$*" >&2; }
 vm_die() { printf '[vm] error: %s\n' "$*" >&2; exit 1; }
+# vm_usage: the "# Usage:" paragraph of the running script; exits 2.
+vm_usage() { sed -n '/^# Usage:/,/^$/s/^# \{0,1\}//p' "$0" >&2; exit 2; }
+
+# vm_options NAME... -- ARG...: the options of a VM job. Every job takes
+# them the same way: NAME=VALUE in the environment or as arguments (as
+# on make's command line; an argument wins). An argument that is not
+# NAME=VALUE for one of the NAMEs prints the usage. The options are left
+# exported; KERNEL=debian|debug also sets ZRAM_KERNEL, what vm_kernel,
+# run.sh and tools/build/module.sh read. The table of every job's
+# options is in README.md.
+vm_options() {
+	local -a names=()
+	local arg
+
+	while [ $# -gt 0 ] && [ "$1" != -- ]; do
+		names+=("$1")
+		shift
+	done
+	[ $# -gt 0 ] && shift
+	for arg in "$@"; do
+		case $arg in
+		*=*) ;;
+		*) vm_usage ;;
+		esac
+		case " ${names[*]} " in
+		*" ${arg%%=*} "*) export "${arg?}" ;;
+		*) vm_usage ;;
+		esac
+	done
+	if [ -n "${KERNEL:-}" ]; then
+		ZRAM_KERNEL=$KERNEL
+		export ZRAM_KERNEL
+	fi
+}
 
 # vm_kernel: selects the kernel the VM boots, from ZRAM_KERNEL:
 #   debian  (default) Debian's 6.12 image, tools/kernel/fetch.sh

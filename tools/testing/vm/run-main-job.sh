@@ -7,39 +7,38 @@
 # under a memory cgroup, writeback and re-read, on both drivers (each with
 # a fresh sparse 1 GiB backing disk), the verdict from the ZRAM driver.
 #
-# Usage: tools/testing/vm/run-main-job.sh [JOB=main|swap] [ZRAM=ours|stock]
-#        [ZRAM_KO=PATH] [DISKSIZE=1G] [TIMEOUT=SECONDS] [OUT=DIR]
-#        [FILL_MB=256] [LIMIT_MB=64] [KERNEL=debian|debug]
-#   ZRAM_KO is a path inside the guest (/repo/...). Exit status 0 = PASS.
-#   FILL_MB, LIMIT_MB: the swap job's workload and memory cgroup limit.
-#   KERNEL (default $ZRAM_KERNEL, else debian) is the kernel the VM boots
-#   (run.sh --kernel).
+# Usage: tools/testing/vm/run-main-job.sh [NAME=VALUE...]
+#   Options, in the environment or as arguments (README.md, "Options"):
+#   JOB=main|swap      the job (default main)
+#   ZRAM=ours|stock    the driver; the swap job runs both and this one's
+#                      result is the verdict (default ours)
+#   KERNEL=debian|debug  the kernel the VM boots (default $ZRAM_KERNEL,
+#                      else debian)
+#   TIMEOUT=SECONDS    kill the VM after this (default 900)
+#   OUT=DIR            results folder (default
+#                      .cache/vm/runs/JOB-ZRAM-TIME)
+#   VM_RUN_ARGS        more options for run.sh (e.g. "--quiet")
+#   DISKSIZE=1G        zram's disksize
+#   FILL_MB=256 LIMIT_MB=64  the swap job's workload and memory cgroup limit
+#   ZRAM_KO=PATH       our zram.ko as the guest sees it (/repo/...)
+#   Exit status 0 = PASS.
 
 set -euo pipefail
 
 # shellcheck source=lib.sh
 . "$(dirname "$0")/lib.sh"
 
-job=main
+vm_options JOB ZRAM KERNEL TIMEOUT OUT VM_RUN_ARGS DISKSIZE FILL_MB LIMIT_MB \
+	ZRAM_KO -- "$@"
+job=${JOB:-main}
+zram=${ZRAM:-ours}
+zram_ko=${ZRAM_KO:-}
+disksize=${DISKSIZE:-1G}
+timeout_s=${TIMEOUT:-900}
+out=${OUT:-}
 extra_envs=()
-zram=ours
-zram_ko=
-disksize=1G
-timeout_s=900
-out=
-for arg in "$@"; do
-	case $arg in
-	JOB=*) job=${arg#JOB=} ;;
-	ZRAM=*) zram=${arg#ZRAM=} ;;
-	ZRAM_KO=*) zram_ko=${arg#ZRAM_KO=} ;;
-	DISKSIZE=*) disksize=${arg#DISKSIZE=} ;;
-	TIMEOUT=*) timeout_s=${arg#TIMEOUT=} ;;
-	OUT=*) out=${arg#OUT=} ;;
-	FILL_MB=* | LIMIT_MB=*) extra_envs+=(--env "$arg") ;;
-	KERNEL=*) ZRAM_KERNEL=${arg#KERNEL=}; export ZRAM_KERNEL ;;
-	*) sed -n '/^# Usage:/,/^$/s/^# \{0,1\}//p' "$0" >&2; exit 2 ;;
-	esac
-done
+[ -z "${FILL_MB:-}" ] || extra_envs+=(--env "FILL_MB=$FILL_MB")
+[ -z "${LIMIT_MB:-}" ] || extra_envs+=(--env "LIMIT_MB=$LIMIT_MB")
 case $zram in
 ours | stock) ;;
 *) vm_die "ZRAM must be ours or stock" ;;
@@ -85,7 +84,8 @@ else
 fi
 
 rc=0
+# shellcheck disable=SC2086 # VM_RUN_ARGS is a list of options
 "$vm_dir/run.sh" --timeout "$timeout_s" --out "$out" "${envs[@]}" \
-	"${disks[@]}" -- "$cmd" || rc=$?
+	"${disks[@]}" ${VM_RUN_ARGS:-} -- "$cmd" || rc=$?
 rm -f "${backings[@]}"
 exit "$rc"
