@@ -12,11 +12,18 @@
 # ends with it: neither the cached tree nor the repo changes, and the suite
 # is never stored twice. Needs root (the bind mount), as the VM harness does.
 #
-# Usage: tools/testing/vm/kselftest.sh [ours|stock]     (default ours)
-# Environment:
-#   KSFT_TIMEOUT  per-test timeout in seconds for the runner's -o
-#                 (default: the suite's settings file)
-#   VM_RUN_ARGS   more options for run.sh (e.g. "--quiet")
+# Usage: tools/testing/vm/kselftest.sh [NAME=VALUE...]
+#   Options, in the environment or as arguments (README.md, "Options"):
+#   ZRAM=ours|stock      the driver (default ours)
+#   TESTS="zram_x.sh ..." only these tests (run_kselftest.sh -t zram:TEST;
+#                        default: the whole collection, -c zram)
+#   KERNEL=debian|debug  the kernel the VM boots
+#   TIMEOUT=SECONDS      kill the VM after this (default 3600)
+#   TEST_TIMEOUT=SECONDS per test, the runner's -o (default: the suite's
+#                        settings file; KSFT_TIMEOUT is the older name)
+#   OUT=DIR              results folder (default below)
+#   VM_RUN_ARGS          more options for run.sh (e.g. "--quiet")
+#   The older form "kselftest.sh [ours|stock]" still works.
 # Results in .cache/vm/runs/kselftest-DRIVER-TIME/ (install/, install.log,
 # kselftest.tap, console.log, dmesg.txt). The last line is
 #   zram kselftest (kernel runner, DRIVER): N passed, N failed, N skipped
@@ -29,11 +36,17 @@ set -euo pipefail
 # shellcheck source=lib.sh
 . "$(dirname "$0")/lib.sh"
 
-driver=${1:-ours}
+# the older form: the driver alone
+case ${1:-} in
+stock | ours) set -- "ZRAM=$1" "${@:2}" ;;
+esac
+vm_options ZRAM TESTS KERNEL TIMEOUT TEST_TIMEOUT OUT VM_RUN_ARGS -- "$@"
+driver=${ZRAM:-ours}
 case $driver in
 ours | stock) ;;
-*) sed -n '/^# Usage:/,/^$/s/^# \{0,1\}//p' "$0" >&2; exit 2 ;;
+*) vm_die "ZRAM must be ours or stock" ;;
 esac
+test_timeout=${TEST_TIMEOUT:-${KSFT_TIMEOUT:-}}
 if [ "$driver" = ours ] && [ ! -e "$repo_dir/drivers/block/zram/zram.ko" ]; then
 	vm_die "drivers/block/zram/zram.ko is not built (make module)"
 fi
@@ -44,7 +57,7 @@ vm_kernel
 ksft=$cache_dir/linux-source/tools/testing/selftests
 [ -f "$ksft/run_kselftest.sh" ] || vm_die "no kselftest runner in $ksft"
 
-out=$cache_dir/vm/runs/kselftest-$driver-$(date +%Y%m%d-%H%M%S)
+out=${OUT:-$cache_dir/vm/runs/kselftest-$driver-$(date +%Y%m%d-%H%M%S)}
 install_dir=$out/install
 mkdir -p "$out"
 
@@ -61,11 +74,12 @@ fi
 grep -q '^zram:' "$install_dir/kselftest-list.txt" ||
 	vm_die "the install listed no zram test (log: $out/install.log)"
 
-args=(--timeout 3600 --out "$out" --env "ZRAM_DRIVER=$driver")
+args=(--timeout "${TIMEOUT:-3600}" --out "$out" --env "ZRAM_DRIVER=$driver")
 # zram_upstream_01 runs upstream's own tests from the cached kernel tree,
 # which an installed suite cannot find by its own path
 args+=(--env "ZRAM_UPSTREAM_DIR=/repo/${ksft#"$repo_dir"/}/zram")
-[ -z "${KSFT_TIMEOUT:-}" ] || args+=(--env "KSFT_TIMEOUT=$KSFT_TIMEOUT")
+[ -z "$test_timeout" ] || args+=(--env "KSFT_TIMEOUT=$test_timeout")
+[ -z "${TESTS:-}" ] || args+=(--env "TESTS=$TESTS")
 rc=0
 # shellcheck disable=SC2086 # VM_RUN_ARGS is a list of options
 "$vm_dir/run.sh" "${args[@]}" ${VM_RUN_ARGS:-} -- \

@@ -4,15 +4,36 @@
 # The nowait soak: io_uring write/writeback/verify cycles over a backing
 # device that completes from a timer (guest/nowait-soak.sh), in the VM.
 #
-# Usage: tools/testing/vm/nowait-soak.sh [stock|ours] [SECONDS]
-#   default: ours, 900 seconds. Exit status 0 = no error in any cycle.
+# Usage: tools/testing/vm/nowait-soak.sh [NAME=VALUE...]
+#   Options, in the environment or as arguments (README.md, "Options"):
+#   ZRAM=ours|stock      the driver (default ours)
+#   SOAK_SECS=900        how long the cycles go on
+#   SOAK_MB=384          the fio job's size
+#   KERNEL=debian|debug  the kernel the VM boots
+#   TIMEOUT=SECONDS      kill the VM after this (default SOAK_SECS + 600)
+#   OUT=DIR              results folder (default: run.sh's)
+#   VM_RUN_ARGS          more options for run.sh (e.g. "--quiet")
+#   The older form "nowait-soak.sh [stock|ours] [SECONDS]" still works.
+#   Exit status 0 = no error in any cycle.
 
 set -euo pipefail
 
 # shellcheck source=lib.sh
 . "$(dirname "$0")/lib.sh"
 
-driver=${1:-ours}
-secs=${2:-900}
-exec "$vm_dir/run.sh" --timeout $((secs + 600)) --env "SOAK_SECS=$secs" \
+# the older form: the driver, then the seconds
+case ${1:-} in
+stock | ours) set -- "ZRAM=$1" "${@:2}" ;;
+esac
+case ${2:-} in
+[0-9]*) set -- "$1" "SOAK_SECS=$2" "${@:3}" ;;
+esac
+vm_options ZRAM SOAK_SECS SOAK_MB KERNEL TIMEOUT OUT VM_RUN_ARGS -- "$@"
+driver=${ZRAM:-ours}
+secs=${SOAK_SECS:-900}
+args=(--timeout "${TIMEOUT:-$((secs + 600))}" --env "SOAK_SECS=$secs")
+[ -z "${SOAK_MB:-}" ] || args+=(--env "SOAK_MB=$SOAK_MB")
+[ -z "${OUT:-}" ] || args+=(--out "$OUT")
+# shellcheck disable=SC2086 # VM_RUN_ARGS is a list of options
+exec "$vm_dir/run.sh" "${args[@]}" ${VM_RUN_ARGS:-} \
 	-- /repo/tools/testing/vm/guest/nowait-soak.sh "$driver"

@@ -2,19 +2,51 @@
 # SPDX-License-Identifier: GPL-2.0
 #
 # Host side: run the zram selftests in the test VM.
+# Builds the selftests' C helpers (static, run from the source tree in the
+# guest), boots the harness (tools/testing/vm/run.sh) and runs run_all.sh
+# there; exits with its status.
 #
-# Usage: tools/testing/vm/vm-run.sh [stock|ours] [TEST...]
-# Builds the selftests' C helpers (static, run from the source tree in the guest),
-# boots the harness (tools/testing/vm/run.sh) and runs run_all.sh there;
-# exits with its status. VM_RUN_ARGS adds options for run.sh (e.g.
-# "--out DIR --quiet").
+# Usage: tools/testing/vm/vm-run.sh [NAME=VALUE...]
+#   Options, in the environment or as arguments (README.md, "Options"):
+#   ZRAM=stock|ours      the driver (default stock)
+#   TESTS="zram_x.sh ..." only these tests (default: every test)
+#   KERNEL=debian|debug  the kernel the VM boots
+#   TIMEOUT=SECONDS      kill the VM after this (default 3600)
+#   TEST_TIMEOUT=SECONDS per test (default: the suite's settings file)
+#   OUT=DIR              results folder (default: run.sh's)
+#   VM_RUN_ARGS          more options for run.sh (e.g. "--quiet")
+#   The older form "vm-run.sh [stock|ours] [TEST...]" still works.
 
-here=$(cd "$(dirname "$0")" && pwd)
-root=$(cd "$here/../../.." && pwd)
-driver=${1:-stock}
-[ $# -gt 0 ] && shift
+set -euo pipefail
 
-make -s -C "$root/tools/testing/selftests/zram" all || exit 1
+# shellcheck source=lib.sh
+. "$(dirname "$0")/lib.sh"
+
+# the older form: a driver, then test names
+case ${1:-} in
+stock | ours) set -- "ZRAM=$1" "${@:2}" ;;
+esac
+opts=()
+tests=()
+for arg in "$@"; do
+	case $arg in
+	*=*) opts+=("$arg") ;;
+	*) tests+=("$arg") ;;
+	esac
+done
+[ "${#tests[@]}" = 0 ] || opts+=("TESTS=${tests[*]}")
+vm_options ZRAM TESTS KERNEL TIMEOUT TEST_TIMEOUT OUT VM_RUN_ARGS -- "${opts[@]}"
+driver=${ZRAM:-stock}
+case $driver in
+stock | ours) ;;
+*) vm_die "ZRAM must be stock or ours" ;;
+esac
+read -r -a tests <<<"${TESTS:-}"
+
+args=(--timeout "${TIMEOUT:-3600}")
+[ -z "${OUT:-}" ] || args+=(--out "$OUT")
+[ -z "${TEST_TIMEOUT:-}" ] || args+=(--env "ZRAM_TEST_TIMEOUT=$TEST_TIMEOUT")
+make -s -C "$repo_dir/tools/testing/selftests/zram" all
 # shellcheck disable=SC2086 # VM_RUN_ARGS is a list of options
-exec "$root/tools/testing/vm/run.sh" --timeout 3600 ${VM_RUN_ARGS:-} -- \
-	/repo/tools/testing/selftests/zram/run_all.sh "$driver" "$@"
+exec "$vm_dir/run.sh" "${args[@]}" ${VM_RUN_ARGS:-} -- \
+	/repo/tools/testing/selftests/zram/run_all.sh "$driver" "${tests[@]}"

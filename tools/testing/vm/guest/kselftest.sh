@@ -9,7 +9,8 @@
 # Usage: kselftest.sh stock|ours DIR
 #   DIR is the INSTALL_PATH of "make -C tools/testing/selftests install".
 # Environment: KSFT_TIMEOUT  per-test timeout for the runner's -o (default:
-#   the suite's settings file).
+#   the suite's settings file); TESTS  only these tests of the collection
+#   (-t zram:TEST each; default -c zram, all of them).
 # Exits non-zero when the driver does not load, when it is no longer the
 # loaded zram after the run, or when the kernel logged a new warning;
 # the TAP itself is checked on the host.
@@ -35,6 +36,12 @@ loaded=$(zram_id)
 warn0=$(dmesg | grep -c -E "$warn_re")
 
 opts=(-c zram)
+if [ -n "${TESTS:-}" ]; then
+	opts=()
+	for t in $TESTS; do
+		opts+=(-t "zram:$t")
+	done
+fi
 [ -z "${KSFT_TIMEOUT:-}" ] || opts+=(-o "$KSFT_TIMEOUT")
 say "ZRAM_DRIVER=$driver $dir/run_kselftest.sh ${opts[*]}"
 # the tests read ZRAM_DRIVER (which driver's behaviour to expect)
