@@ -8,17 +8,33 @@
 # The two runs boot side by side; their logs are printed after both ended,
 # then both summaries and one total. Exits non-zero when either run failed.
 #
-# Usage: tools/testing/vm/vm-check.sh
+# Usage: tools/testing/vm/vm-check.sh [NAME=VALUE...]
+#   Options, in the environment or as arguments (README.md, "Options"):
+#   ZRAM="stock ours"    the runs (default both)
+#   TESTS="zram_x.sh ..." only these tests, in both runs
+#   KERNEL=debian|debug  the kernel the VMs boot
+#   TEST_TIMEOUT=SECONDS per test (default: the suite's settings file)
+#   OUT=DIR              where the logs go (default .cache/selftests)
+#   VM_RUN_ARGS          more options for run.sh (e.g. "--quiet")
 
 set -uo pipefail
 
 here=$(cd "$(dirname "$0")" && pwd)
 root=$(cd "$here/../../.." && pwd)
-logdir=$root/.cache/selftests
-mkdir -p "$logdir"
 
 # shellcheck source=lib.sh
 . "$here/lib.sh"
+
+vm_options ZRAM TESTS KERNEL TEST_TIMEOUT OUT VM_RUN_ARGS -- "$@"
+logdir=${OUT:-$root/.cache/selftests}
+mkdir -p "$logdir"
+read -r -a drivers <<<"${ZRAM:-stock ours}"
+for driver in "${drivers[@]}"; do
+	case $driver in
+	stock | ours) ;;
+	*) vm_die "ZRAM: '$driver' is neither stock nor ours" ;;
+	esac
+done
 
 # built once here, before the two VMs that share them start side by side
 make -s -C "$root/tools/testing/selftests/zram" all || exit 1
@@ -26,18 +42,18 @@ vm_kernel
 "$here/mkinitramfs.sh" "$vm_initramfs" || exit 1
 
 # run_driver DRIVER: the suite on DRIVER, its output in $logdir/DRIVER.log
+# (its VM results where the wrapper puts them: OUT is this job's)
 run_driver() {
 	local driver=$1 run
 
 	case $driver in
-	stock) run=("$here/vm-run.sh" stock) ;;
-	ours) run=("$here/kselftest.sh" ours) ;;
+	stock) run=("$here/vm-run.sh" ZRAM=stock OUT=) ;;
+	ours) run=("$here/kselftest.sh" ZRAM=ours OUT=) ;;
 	esac
 	"${run[@]}" >"$logdir/$driver.log" 2>&1
 	echo $? >"$logdir/$driver.rc"
 }
 
-drivers=(stock ours)
 # the two VMs run side by side: each mostly keeps one host CPU busy
 for driver in "${drivers[@]}"; do
 	echo "[selftests] $driver: running in the VM (log: $logdir/$driver.log)"
