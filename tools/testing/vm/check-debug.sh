@@ -11,27 +11,32 @@
 # as stock's. Prints both summaries and "debug kernel: splats on ours: N".
 # Exit status 0 when every run passed and N is 0.
 #
-# Usage: tools/testing/vm/check-debug.sh
-#   CHECK_DEBUG_DRIVERS="stock ours"  the selftest runs (default both)
+# Usage: tools/testing/vm/check-debug.sh [NAME=VALUE...]
+#   Options, in the environment or as arguments (README.md, "Options"):
+#   ZRAM="stock ours"     the selftest runs (default both)
+#   TESTS="zram_x.sh ..." only these selftests
+#   TEST_TIMEOUT=SECONDS  per selftest (default 1800)
+#   TIMEOUT=SECONDS       per VM boot (default 7200)
+#   OUT=DIR               results folder (default .cache/check-debug)
 #   CHECK_DEBUG_MAIN=ours|both|none  main job drivers (default ours)
-#   CHECK_DEBUG_TESTS="zram_x.sh ..." only these selftests
-#   CHECK_DEBUG_TEST_TIMEOUT  seconds per selftest (default 1800)
-#   CHECK_DEBUG_VM_TIMEOUT    seconds per VM boot (default 7200)
-# Results: .cache/check-debug/<driver>/ (console.log, dmesg.txt,
-# reports.txt, splats/ with each report's dmesg) and .cache/check-debug/main-*/
+#   The older names CHECK_DEBUG_DRIVERS, CHECK_DEBUG_TESTS,
+#   CHECK_DEBUG_TEST_TIMEOUT and CHECK_DEBUG_VM_TIMEOUT still work.
+# Results: OUT/<driver>/ (console.log, dmesg.txt, reports.txt, splats/
+# with each report's dmesg) and OUT/main-<driver>/
 
 set -uo pipefail
 
 # shellcheck source=lib.sh
 . "$(dirname "$0")/lib.sh"
 
+vm_options ZRAM TESTS TEST_TIMEOUT TIMEOUT OUT CHECK_DEBUG_MAIN -- "$@"
 export ZRAM_KERNEL=debug
-results=$cache_dir/check-debug
+results=${OUT:-$cache_dir/check-debug}
 main_drivers=${CHECK_DEBUG_MAIN:-ours}
-read -r -a tests <<<"${CHECK_DEBUG_TESTS:-}"
-read -r -a drivers <<<"${CHECK_DEBUG_DRIVERS:-stock ours}"
-test_timeout=${CHECK_DEBUG_TEST_TIMEOUT:-1800}
-vm_timeout=${CHECK_DEBUG_VM_TIMEOUT:-7200}
+read -r -a tests <<<"${TESTS:-${CHECK_DEBUG_TESTS:-}}"
+read -r -a drivers <<<"${ZRAM:-${CHECK_DEBUG_DRIVERS:-stock ours}}"
+test_timeout=${TEST_TIMEOUT:-${CHECK_DEBUG_TEST_TIMEOUT:-1800}}
+vm_timeout=${TIMEOUT:-${CHECK_DEBUG_VM_TIMEOUT:-7200}}
 case $main_drivers in
 ours) main_drivers=(ours) ;;
 both) main_drivers=(stock ours) ;;
@@ -91,7 +96,7 @@ declare -A splats times
 for driver in "${drivers[@]}"; do
 	case $driver in
 	stock | ours) ;;
-	*) vm_die "CHECK_DEBUG_DRIVERS: '$driver' is neither stock nor ours" ;;
+	*) vm_die "ZRAM: '$driver' is neither stock nor ours" ;;
 	esac
 	rm -rf "${results:?}/$driver"
 	mkdir -p "$results/$driver"
