@@ -8,13 +8,16 @@
 # data, ours vs ours-packed).
 # Prints a table and, on the last line, the path of the JSON results.
 #
-# Usage: tools/bench/run.sh [--stock-as-ours] [--quick]
-#   --stock-as-ours  development run: load stock zram.ko where ours is
-#                    asked for (needed until drivers/block/zram/zram.ko
-#                    exists; without it a missing module is an error)
-#   --quick          tiny sizes for a smoke test (BENCH_MB=16, 1 run,
-#                    BENCH_IO_SECS=2, BENCH_IO_MB=32) unless set otherwise
-# Environment (defaults in brackets):
+# Usage: tools/bench/run.sh [NAME=VALUE...] [--stock-as-ours] [--quick]
+#   Options, in the environment or as arguments (as every VM job takes
+#   them: tools/testing/vm/README.md, "Options"; defaults in brackets).
+#   BENCH_STOCK_AS_OURS=1 (or --stock-as-ours)  development run: load
+#                    stock zram.ko where ours is asked for (needed until
+#                    drivers/block/zram/zram.ko exists; without it a
+#                    missing module is an error)
+#   BENCH_QUICK=1 (or --quick)  tiny sizes for a smoke test (BENCH_MB=16,
+#                    1 run, BENCH_IO_SECS=2, BENCH_IO_MB=32) unless set
+#                    otherwise
 #   BENCH_MB [512]       MiB written back per case (fragmented and random:
 #                        2x written and written back first); under TCG on
 #                        a 2-core host 512 takes about an hour, 64 about
@@ -36,29 +39,40 @@
 #                    backing device blocks read and the reads io_uring
 #                    handed to its io-wq workers (refused with EAGAIN)
 #   BENCH_UL_BIO_KNOB    debugfs knob for one page per bio (auto-detected)
-#   BENCH_TIMEOUT [9000] seconds before the VM is killed
+#   TIMEOUT [9000]       seconds before the VM is killed (BENCH_TIMEOUT
+#                        is the older name)
+#   OUT [build/bench]    where the raw results, the JSON and the table go
+#   VM_RUN_ARGS          more options for tools/testing/vm/run.sh
 #   ZRAM_KO              our module as the host sees it
 
 set -euo pipefail
 
 repo=$(cd "$(dirname "$0")/../.." && pwd)
-stock_as_ours=0
+# shellcheck source=../testing/vm/lib.sh
+. "$repo/tools/testing/vm/lib.sh"
 
-usage() { sed -n '/^# Usage:/,/^$/s/^# \{0,1\}//p' "$0" >&2; exit 2; }
 die() { echo "[bench] error: $*" >&2; exit 1; }
 
-while [ $# -gt 0 ]; do
-	case $1 in
-	--stock-as-ours) stock_as_ours=1; shift ;;
-	--quick)
-		: "${BENCH_MB:=16}" "${BENCH_RUNS:=1}" "${BENCH_IO_SECS:=2}"
-		: "${BENCH_IO_MB:=32}"
-		shift
-		;;
-	-h | --help) usage ;;
-	*) usage ;;
+args=()
+for arg in "$@"; do
+	case $arg in
+	--stock-as-ours) args+=(BENCH_STOCK_AS_OURS=1) ;;
+	--quick) args+=(BENCH_QUICK=1) ;;
+	-h | --help) vm_usage ;;
+	*) args+=("$arg") ;;
 	esac
 done
+vm_options BENCH_STOCK_AS_OURS BENCH_QUICK BENCH_MB BENCH_RUNS \
+	BENCH_DEVBW_SECS BENCH_SUITES BENCH_DEVICES BENCH_BITMAPS \
+	BENCH_VIRTIO_BITMAPS BENCH_DRIVERS BENCH_IO_MB BENCH_IO_SECS \
+	BENCH_IO_ENGINES BENCH_IO_DRIVERS BENCH_IOWB_DRIVERS BENCH_IOWB_TRACE \
+	BENCH_UL_BIO_KNOB TIMEOUT BENCH_TIMEOUT OUT VM_RUN_ARGS ZRAM_KO \
+	-- "${args[@]}"
+stock_as_ours=${BENCH_STOCK_AS_OURS:-0}
+if [ "${BENCH_QUICK:-0}" = 1 ]; then
+	: "${BENCH_MB:=16}" "${BENCH_RUNS:=1}" "${BENCH_IO_SECS:=2}"
+	: "${BENCH_IO_MB:=32}"
+fi
 
 : "${BENCH_MB:=512}" "${BENCH_RUNS:=3}" "${BENCH_SUITES:=writeback io iowb}"
 : "${BENCH_DEVICES:=flash nvme virtio}"
@@ -68,7 +82,7 @@ done
 : "${BENCH_IOWB_DRIVERS:=ours ours-packed}"
 : "${BENCH_IO_MB:=128}" "${BENCH_IO_SECS:=10}"
 : "${BENCH_IO_ENGINES:=io_uring psync}" "${BENCH_IO_DRIVERS:=stock ours}"
-: "${BENCH_TIMEOUT:=9000}" "${BENCH_IOWB_TRACE:=0}"
+: "${TIMEOUT:=${BENCH_TIMEOUT:-9000}}" "${BENCH_IOWB_TRACE:=0}"
 ko=${ZRAM_KO:-$repo/drivers/block/zram/zram.ko}
 
 if [ "$stock_as_ours" = 0 ] && [ ! -e "$ko" ]; then
@@ -81,13 +95,13 @@ case $ko in
 esac
 
 ts=$(date +%Y%m%d-%H%M%S)
-outdir=$repo/build/bench
+outdir=${OUT:-$repo/build/bench}
 raw=$outdir/$ts-raw
 json=$outdir/bench-$ts.json
 txt=$outdir/bench-$ts.txt
 mkdir -p "$raw"
 
-vm_args=(--out "$raw" --timeout "$BENCH_TIMEOUT")
+vm_args=(--out "$raw" --timeout "$TIMEOUT")
 disk=
 if [[ " $BENCH_SUITES " == *" writeback "* ]] &&
 	[[ " $BENCH_DEVICES " == *" virtio "* ]]; then
@@ -127,7 +141,8 @@ echo "[bench] BENCH_MB=$BENCH_MB BENCH_RUNS=$BENCH_RUNS" \
 	"devices '$BENCH_DEVICES' io ${BENCH_IO_MB} MiB x ${BENCH_IO_SECS}s" \
 	"stock-as-ours=$stock_as_ours; raw results in $raw"
 start=$SECONDS
-"$repo/tools/testing/vm/run.sh" "${vm_args[@]}" "${envs[@]}" \
+# shellcheck disable=SC2086 # VM_RUN_ARGS is a list of options
+"$repo/tools/testing/vm/run.sh" "${vm_args[@]}" "${envs[@]}" ${VM_RUN_ARGS:-} \
 	-- /repo/tools/bench/guest/bench.sh ||
 	die "the benchmark VM failed (console: $raw/console.log)"
 python3 "$repo/tools/bench/report.py" "$raw" "$json" "$txt"
