@@ -11,14 +11,17 @@
 #   make bench  - stock zram.ko vs ours in one VM boot
 #   make series - the kernel patch series, in build/series/
 #   make series-check - apply it to linux-source-6.12 and prove every patch
-# Variables: ZRAM=ours|stock (driver for "make run"), JOB=main|swap,
-# FILL_MB and LIMIT_MB (the swap job's workload and memory cgroup limit),
-# ZRAM_KCACHE (where the debug kernel is built and cached, default
-# /var/cache/zram-rework).
+# Variables: the VM jobs (run, check-vm, kselftest, check-debug, bench)
+# take their options as NAME=VALUE, on make's command line or in the
+# environment, which reaches them unchanged: ZRAM (driver), TESTS, KERNEL,
+# TIMEOUT, TEST_TIMEOUT, OUT, VM_RUN_ARGS, JOB, FILL_MB, LIMIT_MB, BENCH_*
+# (the table: tools/testing/vm/README.md, "Options"; the defaults are the
+# scripts'). ZRAM_KCACHE: where the debug kernel is built and cached
+# (default /var/cache/zram-rework).
 
 SHELL := /bin/bash
-ZRAM ?= ours
-JOB ?= main
+# the module the VM jobs need: ours for the kernel KERNEL names
+VM_MODULE := $(if $(filter debug,$(KERNEL)),debug-module,module)
 
 VM := tools/testing/vm
 SELFTESTS := tools/testing/selftests/zram
@@ -68,12 +71,12 @@ helpers: deps
 check-host: module module-nocomp sparse checkpatch shellcheck selftests-list \
 	unit helpers series-check
 
-check-vm: module helpers
+check-vm: $(VM_MODULE) helpers
 	$(VM)/vm-check.sh
 
 # ours only, through the kernel's runner (check-vm runs it too)
-kselftest: module
-	$(VM)/kselftest.sh ours
+kselftest: $(VM_MODULE)
+	$(VM)/kselftest.sh
 
 # the debug kernel (cached outside the checkout) and our zram.ko for it
 debug-kernel: deps
@@ -90,9 +93,8 @@ check: check-host check-vm check-debug
 fresh-check:
 	tools/testing/fresh/fresh-check.sh
 
-run: module
-	$(VM)/run-main-job.sh JOB=$(JOB) ZRAM=$(ZRAM) \
-		$(if $(FILL_MB),FILL_MB=$(FILL_MB)) $(if $(LIMIT_MB),LIMIT_MB=$(LIMIT_MB))
+run: $(VM_MODULE)
+	$(VM)/run-main-job.sh
 
 bench: module
 	tools/bench/run.sh
