@@ -41,7 +41,8 @@
 #   BENCH_UL_BIO_KNOB    debugfs knob for one page per bio (auto-detected)
 #   TIMEOUT [9000]       seconds before the VM is killed (BENCH_TIMEOUT
 #                        is the older name)
-#   OUT [build/bench]    where the raw results, the JSON and the table go
+#   OUT [.cache/results/bench]  where the raw results, the JSON and the
+#                        table go
 #   VM_RUN_ARGS          more options for tools/testing/vm/run.sh
 #   ZRAM_KO              our module as the host sees it
 
@@ -95,7 +96,7 @@ case $ko in
 esac
 
 ts=$(date +%Y%m%d-%H%M%S)
-outdir=${OUT:-$repo/build/bench}
+outdir=${OUT:-$results_dir/bench}
 raw=$outdir/$ts-raw
 json=$outdir/bench-$ts.json
 txt=$outdir/bench-$ts.txt

@@ -187,7 +187,7 @@ funcs() {
 	objdump -t "$1" | awk 'NF >= 6 && $(NF - 3) == "F" && $(NF - 2) ~ /^\.text/ &&
 		$NF !~ /^__pfx_/ { print $NF }' | sort -u
 }
-out=$cache_dir/vm/runs/dkms-$(date +%Y%m%d-%H%M%S)
+out=$results_dir/dkms/$(date +%Y%m%d-%H%M%S)
 mkdir -p "$out"
 installed=$(in_root modinfo -k "$KVER" -F filename zram)
 check "modinfo zram names the DKMS module ($installed)" "${installed%/zram.ko*}" \

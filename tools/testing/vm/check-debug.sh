@@ -17,7 +17,7 @@
 #   TESTS="zram_x.sh ..." only these selftests
 #   TEST_TIMEOUT=SECONDS  per selftest (default 1800)
 #   TIMEOUT=SECONDS       per VM boot (default 7200)
-#   OUT=DIR               results folder (default .cache/check-debug)
+#   OUT=DIR               results folder (default .cache/results/check-debug)
 #   CHECK_DEBUG_MAIN=ours|both|none  main job drivers (default ours)
 #   The older names CHECK_DEBUG_DRIVERS, CHECK_DEBUG_TESTS,
 #   CHECK_DEBUG_TEST_TIMEOUT and CHECK_DEBUG_VM_TIMEOUT still work.
@@ -31,7 +31,7 @@ set -uo pipefail
 
 vm_options ZRAM TESTS TEST_TIMEOUT TIMEOUT OUT CHECK_DEBUG_MAIN -- "$@"
 export ZRAM_KERNEL=debug
-results=${OUT:-$cache_dir/check-debug}
+results=${OUT:-$results_dir/check-debug}
 main_drivers=${CHECK_DEBUG_MAIN:-ours}
 read -r -a tests <<<"${TESTS:-${CHECK_DEBUG_TESTS:-}}"
 read -r -a drivers <<<"${ZRAM:-${CHECK_DEBUG_DRIVERS:-stock ours}}"

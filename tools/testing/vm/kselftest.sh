@@ -24,7 +24,7 @@
 #   OUT=DIR              results folder (default below)
 #   VM_RUN_ARGS          more options for run.sh (e.g. "--quiet")
 #   The older form "kselftest.sh [ours|stock]" still works.
-# Results in .cache/vm/runs/kselftest-DRIVER-TIME/ (install/, install.log,
+# Results in .cache/results/kselftest/DRIVER-TIME/ (install/, install.log,
 # kselftest.tap, console.log, dmesg.txt). The last line is
 #   zram kselftest (kernel runner, DRIVER): N passed, N failed, N skipped
 # Exit status 0 when the runner's TAP has a result for every planned test,
@@ -57,7 +57,7 @@ vm_kernel
 ksft=$cache_dir/linux-source/tools/testing/selftests
 [ -f "$ksft/run_kselftest.sh" ] || vm_die "no kselftest runner in $ksft"
 
-out=${OUT:-$cache_dir/vm/runs/kselftest-$driver-$(date +%Y%m%d-%H%M%S)}
+out=${OUT:-$results_dir/kselftest/$driver-$(date +%Y%m%d-%H%M%S)}
 install_dir=$out/install
 mkdir -p "$out"
 

@@ -11,6 +11,11 @@ cache_dir=$repo_dir/.cache
 # /var/cache/zram-rework. make fresh-check bind-mounts it into its root.
 # shellcheck disable=SC2034 # for the scripts that source this file
 kcache_dir=${ZRAM_KCACHE:-/var/cache/zram-rework}
+# Every job's results, one folder per job: .cache/results/<job>/
+# (run, selftests, kselftest, check-vm, check-debug, bench, soak, dkms,
+# and vm for run.sh alone). OUT=DIR puts one job's elsewhere.
+# shellcheck disable=SC2034 # for the scripts that source this file
+results_dir=$cache_dir/results
 
 vm_log() { printf '[vm] %s\n' "$*" >&2; }
 vm_die() { printf '[vm] error: %s\n' "$*" >&2; exit 1; }

@@ -11,7 +11,8 @@
 #   SOAK_MB=384          the fio job's size
 #   KERNEL=debian|debug  the kernel the VM boots
 #   TIMEOUT=SECONDS      kill the VM after this (default SOAK_SECS + 600)
-#   OUT=DIR              results folder (default: run.sh's)
+#   OUT=DIR              results folder (default
+#                        .cache/results/soak/ZRAM-TIME)
 #   VM_RUN_ARGS          more options for run.sh (e.g. "--quiet")
 #   The older form "nowait-soak.sh [stock|ours] [SECONDS]" still works.
 #   Exit status 0 = no error in any cycle.
@@ -33,7 +34,7 @@ driver=${ZRAM:-ours}
 secs=${SOAK_SECS:-900}
 args=(--timeout "${TIMEOUT:-$((secs + 600))}" --env "SOAK_SECS=$secs")
 [ -z "${SOAK_MB:-}" ] || args+=(--env "SOAK_MB=$SOAK_MB")
-[ -z "${OUT:-}" ] || args+=(--out "$OUT")
+args+=(--out "${OUT:-$results_dir/soak/$driver-$(date +%Y%m%d-%H%M%S)}")
 # shellcheck disable=SC2086 # VM_RUN_ARGS is a list of options
 exec "$vm_dir/run.sh" "${args[@]}" ${VM_RUN_ARGS:-} \
 	-- /repo/tools/testing/vm/guest/nowait-soak.sh "$driver"

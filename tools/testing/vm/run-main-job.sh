@@ -16,7 +16,7 @@
 #                      else debian)
 #   TIMEOUT=SECONDS    kill the VM after this (default 900)
 #   OUT=DIR            results folder (default
-#                      .cache/vm/runs/JOB-ZRAM-TIME)
+#                      .cache/results/run/JOB-ZRAM-TIME)
 #   VM_RUN_ARGS        more options for run.sh (e.g. "--quiet")
 #   DISKSIZE=1G        zram's disksize
 #   FILL_MB=256 LIMIT_MB=64  the swap job's workload and memory cgroup limit
@@ -52,7 +52,7 @@ vm_kernel
 if [ "$zram" = ours ] && [ -z "$zram_ko" ] && [ ! -e "$ours_ko" ]; then
 	vm_die "$ours_ko is not built (build it first, or use ZRAM=stock)"
 fi
-[ -n "$out" ] || out=$cache_dir/vm/runs/$job-$zram-$(date +%Y%m%d-%H%M%S)
+[ -n "$out" ] || out=$results_dir/run/$job-$zram-$(date +%Y%m%d-%H%M%S)
 mkdir -p "$out"
 envs=(--env "ZRAM=$zram" --env "DISKSIZE=$disksize" "${extra_envs[@]}")
 [ -z "$zram_ko" ] || envs+=(--env "ZRAM_KO=$zram_ko")

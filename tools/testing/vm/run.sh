@@ -23,7 +23,7 @@
 #   --ro-disk FILE[::SERIAL]   same, read-only
 #   --disk-size SIZE size for disks created by --disk (default 1G)
 #   --timeout SECS   kill QEMU and fail after SECS (default 900)
-#   --out DIR        results folder (default .cache/vm/runs/<time>-<pid>);
+#   --out DIR        results folder (default .cache/results/vm/<time>-<pid>);
 #                    it gets console.log, dmesg.txt, rc and whatever the
 #                    command writes to /out
 #   --env VAR=VALUE  set VAR in the guest command's environment (repeatable)
@@ -84,7 +84,7 @@ case " ${envs[*]} " in
 esac
 
 if [ -z "$out" ]; then
-	out=$cache_dir/vm/runs/$(date +%Y%m%d-%H%M%S)-$$
+	out=$results_dir/vm/$(date +%Y%m%d-%H%M%S)-$$
 fi
 mkdir -p "$out"
 out=$(cd "$out" && pwd)

@@ -14,7 +14,8 @@
 #   TESTS="zram_x.sh ..." only these tests, in both runs
 #   KERNEL=debian|debug  the kernel the VMs boot
 #   TEST_TIMEOUT=SECONDS per test (default: the suite's settings file)
-#   OUT=DIR              where the logs go (default .cache/selftests)
+#   OUT=DIR              results folder (default .cache/results/check-vm):
+#                        DRIVER.log, and DRIVER/ the VM's results
 #   VM_RUN_ARGS          more options for run.sh (e.g. "--quiet")
 
 set -uo pipefail
@@ -26,7 +27,7 @@ root=$(cd "$here/../../.." && pwd)
 . "$here/lib.sh"
 
 vm_options ZRAM TESTS KERNEL TEST_TIMEOUT OUT VM_RUN_ARGS -- "$@"
-logdir=${OUT:-$root/.cache/selftests}
+logdir=${OUT:-$results_dir/check-vm}
 mkdir -p "$logdir"
 read -r -a drivers <<<"${ZRAM:-stock ours}"
 for driver in "${drivers[@]}"; do
@@ -41,15 +42,17 @@ make -s -C "$root/tools/testing/selftests/zram" all || exit 1
 vm_kernel
 "$here/mkinitramfs.sh" "$vm_initramfs" || exit 1
 
-# run_driver DRIVER: the suite on DRIVER, its output in $logdir/DRIVER.log
-# (its VM results where the wrapper puts them: OUT is this job's)
+# run_driver DRIVER: the suite on DRIVER, its output in $logdir/DRIVER.log,
+# the VM's results folder $logdir/DRIVER/
 run_driver() {
 	local driver=$1 run
 
 	case $driver in
-	stock) run=("$here/vm-run.sh" ZRAM=stock OUT=) ;;
-	ours) run=("$here/kselftest.sh" ZRAM=ours OUT=) ;;
+	stock) run=("$here/vm-run.sh" ZRAM=stock) ;;
+	ours) run=("$here/kselftest.sh" ZRAM=ours) ;;
 	esac
+	rm -rf "${logdir:?}/$driver"
+	run+=("OUT=$logdir/$driver")
 	"${run[@]}" >"$logdir/$driver.log" 2>&1
 	echo $? >"$logdir/$driver.rc"
 }

@@ -13,7 +13,8 @@
 #   KERNEL=debian|debug  the kernel the VM boots
 #   TIMEOUT=SECONDS      kill the VM after this (default 3600)
 #   TEST_TIMEOUT=SECONDS per test (default: the suite's settings file)
-#   OUT=DIR              results folder (default: run.sh's)
+#   OUT=DIR              results folder (default
+#                        .cache/results/selftests/ZRAM-TIME)
 #   VM_RUN_ARGS          more options for run.sh (e.g. "--quiet")
 #   The older form "vm-run.sh [stock|ours] [TEST...]" still works.
 
@@ -43,8 +44,8 @@ stock | ours) ;;
 esac
 read -r -a tests <<<"${TESTS:-}"
 
-args=(--timeout "${TIMEOUT:-3600}")
-[ -z "${OUT:-}" ] || args+=(--out "$OUT")
+args=(--timeout "${TIMEOUT:-3600}"
+	--out "${OUT:-$results_dir/selftests/$driver-$(date +%Y%m%d-%H%M%S)}")
 [ -z "${TEST_TIMEOUT:-}" ] || args+=(--env "ZRAM_TEST_TIMEOUT=$TEST_TIMEOUT")
 make -s -C "$repo_dir/tools/testing/selftests/zram" all
 # shellcheck disable=SC2086 # VM_RUN_ARGS is a list of options
