@@ -54,8 +54,9 @@ struct zram_bdev_rbio {
  * @zram: the device, whose backing.read_srcu @pin belongs to
  * @parent: the zram bio, completed once the object is decompressed
  * @page: destination page
- * @buf: the object's block(s): an order-0 folio, or an order-1 folio
- *	holding the first block and the second one
+ * @buf: the object's block(s): PAGE_SIZE bytes, or twice that for the
+ *	first block and the second one; from kmalloc(), so physically
+ *	contiguous and aligned to its size
  * @offset: byte offset of the object in @buf
  * @len: its length in bytes
  * @prio: priority of the compressor that made it
@@ -69,7 +70,7 @@ struct zram_bdev_pread {
 	struct zram *zram;
 	struct bio *parent;
 	struct page *page;
-	struct folio *buf;
+	void *buf;
 	unsigned int offset;
 	unsigned int len;
 	u32 prio;
@@ -518,14 +519,14 @@ static void zram_bdev_pread_done(struct zram_bdev_pread *pr)
 
 	if (!status) {
 		if (zram_obj_decompress(pr->zram,
-					folio_address(pr->buf) + pr->offset,
+					pr->buf + pr->offset,
 					pr->len, pr->prio, pr->page))
 			status = BLK_STS_IOERR;
 		flush_dcache_page(pr->page);
 	}
 	if (status && !parent->bi_status)
 		parent->bi_status = status;
-	folio_put(pr->buf);
+	kfree(pr->buf);
 	/* For sparse: the pin zram_bdev_read_packed_async() handed over. */
 	__acquire(&pr->zram->backing.read_srcu);
 	zram_bdev_read_unpin(pr->zram, pr->pin);
@@ -581,8 +582,8 @@ static void zram_bdev_pread_rbio(struct zram_bdev_pread *pr,
 	rbio->zram = pr->zram;
 	rbio->parent = NULL;
 	rbio->pread = pr;
-	rbio->page = folio_page(pr->buf, i);
-	rbio->len = folio_size(pr->buf);
+	rbio->page = virt_to_page(pr->buf + i * PAGE_SIZE);
+	rbio->len = zram_bdev_loc_blocks(loc) * PAGE_SIZE;
 	rbio->block = loc->block;
 	if (zram_bdev_loc_bios(loc) == 2) {
 		rbio->len = PAGE_SIZE;
@@ -615,7 +616,7 @@ static struct zram_bdev_rbio *zram_bdev_rbio_alloc(struct zram *zram,
  * @parent: the zram bio
  * @nowait: a REQ_NOWAIT bio: nothing may wait
  *
- * Reads the object's block(s) into a buffer folio with one bio, or two
+ * Reads the object's block(s) into a buffer with one bio, or two
  * when they are apart; the last completion decompresses (in task or
  * softirq context, zram_bdev_pread_end()) and completes @parent. With
  * @nowait everything is allocated before anything is issued, so a refusal
@@ -644,7 +645,7 @@ static int zram_bdev_read_packed_async(struct zram *zram, struct page *page,
 	pr = kmalloc(sizeof(*pr), gfp);
 	if (!pr)
 		goto out_unpin;
-	pr->buf = folio_alloc(gfp, loc->next ? 1 : 0);
+	pr->buf = kmalloc(zram_bdev_loc_blocks(loc) * PAGE_SIZE, gfp);
 	if (!pr->buf)
 		goto out_free_pr;
 	for (i = 0; nowait && i < nr; i++) {
@@ -678,7 +679,7 @@ out_put_bios:
 		if (rbio[i])
 			bio_put(&rbio[i]->bio);
 	}
-	folio_put(pr->buf);
+	kfree(pr->buf);
 out_free_pr:
 	kfree(pr);
 out_unpin:
