@@ -36,7 +36,7 @@ uptime_s() {
 
 # Waits for a block device node; fio would otherwise benchmark a tmpfs file.
 need_blockdev() {
-	"$vm_guest/wait-blockdev.sh" "$1" 10 || die "$1 is not a block device"
+	zram_wait_blockdev "$1" 10 || die "$1 is not a block device"
 }
 
 # Appends one key=value record line to the results file $out/$1.

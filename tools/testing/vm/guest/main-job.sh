@@ -72,8 +72,8 @@ say "driver: $zram_mode, disksize $disksize"
 
 data_dev=$("$here/disk-by-serial.sh" zdata) || die "no data disk (serial zdata) attached"
 back_dev=$("$here/disk-by-serial.sh" zbacking) || die "no backing disk (serial zbacking) attached"
-"$here/wait-blockdev.sh" "$data_dev"
-"$here/wait-blockdev.sh" "$back_dev"
+zram_wait_blockdev "$data_dev" || die "$data_dev did not appear"
+zram_wait_blockdev "$back_dev" || die "$back_dev did not appear"
 say "data disk $data_dev, backing device $back_dev ($(($(cat "/sys/block/${back_dev#/dev/}/size") / 2048)) MiB)"
 
 echo "$back_dev" >"$zsys/backing_dev" || die "cannot set backing_dev"

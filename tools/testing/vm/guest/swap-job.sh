@@ -62,7 +62,7 @@ run_driver() {
 	say "==== $drv zram: swap of $fill_mb MiB in a $limit_mb MiB memory cgroup"
 	"$here/zram-load.sh" "$drv" || { say "cannot load the $drv driver"; return 1; }
 	back=$("$here/disk-by-serial.sh" "zback-$drv") || { say "no disk zback-$drv"; return 1; }
-	"$here/wait-blockdev.sh" "$back"
+	zram_wait_blockdev "$back" || { say "$back did not appear"; return 1; }
 	echo "$back" >"$ZRAM_SYS/backing_dev" || { say "cannot set backing_dev"; return 1; }
 	echo "$disksize" >"$ZRAM_SYS/disksize" || { say "cannot set disksize"; return 1; }
 	zram_zswap_off

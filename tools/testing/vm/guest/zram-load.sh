@@ -13,6 +13,8 @@
 set -euo pipefail
 
 here=$(cd "$(dirname "$0")" && pwd)
+# shellcheck source=../../selftests/zram/zram_sys.sh
+. "$here/../../selftests/zram/zram_sys.sh"
 mode=${1:-}
 [ $# -gt 0 ] && shift
 
@@ -61,6 +63,6 @@ ours)
 	;;
 esac
 
-"$here/wait-blockdev.sh" /dev/zram0 10 || die "/dev/zram0 did not appear"
+zram_wait_blockdev /dev/zram0 10 || die "/dev/zram0 did not appear"
 taint=$(cat /sys/module/zram/taint 2>/dev/null || true)
 say "loaded $mode zram (taint '${taint}')"
