@@ -19,8 +19,11 @@
 #   TIMEOUT=SECONDS       per VM boot (default 7200)
 #   OUT=DIR               results folder (default .cache/results/check-debug)
 #   CHECK_DEBUG_MAIN=ours|both|none  main job drivers (default ours)
+#   ZRAM_KMEMLEAK_EACH=1  a kmemleak scan after every test (names the
+#                         test that leaked; slower)
 #   The older names CHECK_DEBUG_DRIVERS, CHECK_DEBUG_TESTS,
-#   CHECK_DEBUG_TEST_TIMEOUT and CHECK_DEBUG_VM_TIMEOUT still work.
+#   CHECK_DEBUG_TEST_TIMEOUT and CHECK_DEBUG_VM_TIMEOUT still work in the
+#   environment.
 # Results: OUT/<driver>/ (console.log, dmesg.txt, reports.txt, splats/
 # with each report's dmesg) and OUT/main-<driver>/
 
@@ -29,7 +32,8 @@ set -uo pipefail
 # shellcheck source=lib.sh
 . "$(dirname "$0")/lib.sh"
 
-vm_options ZRAM TESTS TEST_TIMEOUT TIMEOUT OUT CHECK_DEBUG_MAIN -- "$@"
+vm_options ZRAM TESTS TEST_TIMEOUT TIMEOUT OUT CHECK_DEBUG_MAIN \
+	ZRAM_KMEMLEAK_EACH -- "$@"
 export ZRAM_KERNEL=debug
 results=${OUT:-$results_dir/check-debug}
 main_drivers=${CHECK_DEBUG_MAIN:-ours}
@@ -43,6 +47,12 @@ both) main_drivers=(stock ours) ;;
 none) main_drivers=() ;;
 *) vm_die "CHECK_DEBUG_MAIN must be ours, both or none" ;;
 esac
+for driver in "${drivers[@]}"; do
+	case $driver in
+	stock | ours) ;;
+	*) vm_die "ZRAM: '$driver' is neither stock nor ours" ;;
+	esac
+done
 
 log() { printf '[check-debug] %s\n' "$*"; }
 
@@ -66,6 +76,7 @@ run_suite() {
 	"$vm_dir/run.sh" --quiet --out "$out" --timeout "$vm_timeout" \
 		--env ZRAM_SPLAT_DIR=/out/splats --env "ZRAM_TEST_TIMEOUT=$test_timeout" \
 		--env "ZRAM_KMEMLEAK_CANARY=$canary" \
+		--env "ZRAM_KMEMLEAK_EACH=${ZRAM_KMEMLEAK_EACH:-0}" \
 		--env ZRAM_UPSTREAM_DIR=/repo/.cache/linux-source/tools/testing/selftests/zram \
 		-- /repo/tools/testing/vm/guest/from-tmpfs.sh \
 		/repo/tools/testing/selftests/zram/run_all.sh "$driver" "${tests[@]}" \
@@ -94,10 +105,6 @@ summaries=()
 declare -A splats times
 # the drivers' suites run side by side: each VM mostly keeps one host CPU busy
 for driver in "${drivers[@]}"; do
-	case $driver in
-	stock | ours) ;;
-	*) vm_die "ZRAM: '$driver' is neither stock nor ours" ;;
-	esac
 	rm -rf "${results:?}/$driver"
 	mkdir -p "$results/$driver"
 	log "$driver: kselftests on the debug kernel (log: $results/$driver/run.log)"

@@ -47,12 +47,12 @@ ours | stock) ;;
 *) vm_die "ZRAM must be ours or stock" ;;
 esac
 test_timeout=${TEST_TIMEOUT:-${KSFT_TIMEOUT:-}}
-if [ "$driver" = ours ] && [ ! -e "$repo_dir/drivers/block/zram/zram.ko" ]; then
-	vm_die "drivers/block/zram/zram.ko is not built (make module)"
-fi
 
 "$vm_dir/deps.sh"
 vm_kernel
+if [ "$driver" = ours ] && [ ! -e "$ours_ko" ]; then
+	vm_die "$ours_ko is not built (make module, or make debug-module)"
+fi
 "$repo_dir/tools/kernel/fetch.sh" "$cache_dir" >/dev/null
 ksft=$cache_dir/linux-source/tools/testing/selftests
 [ -f "$ksft/run_kselftest.sh" ] || vm_die "no kselftest runner in $ksft"

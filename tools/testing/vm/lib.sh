@@ -26,8 +26,8 @@ vm_usage() { sed -n '/^# Usage:/,/^$/s/^# \{0,1\}//p' "$0" >&2; exit 2; }
 # them the same way: NAME=VALUE in the environment or as arguments (as
 # on make's command line; an argument wins). An argument that is not
 # NAME=VALUE for one of the NAMEs prints the usage. The options are left
-# exported; KERNEL=debian|debug also sets ZRAM_KERNEL, what vm_kernel,
-# run.sh and tools/build/module.sh read. The table of every job's
+# exported; for a job that takes KERNEL, KERNEL=debian|debug also sets
+# ZRAM_KERNEL, what vm_kernel, run.sh and tools/build/module.sh read. The table of every job's
 # options is in README.md.
 vm_options() {
 	local -a names=()
@@ -41,17 +41,21 @@ vm_options() {
 	for arg in "$@"; do
 		case $arg in
 		*=*) ;;
-		*) vm_usage ;;
+		*) vm_log "not an option of this job: '$arg'"; vm_usage ;;
 		esac
 		case " ${names[*]} " in
 		*" ${arg%%=*} "*) export "${arg?}" ;;
-		*) vm_usage ;;
+		*) vm_log "not an option of this job: '${arg%%=*}'"; vm_usage ;;
 		esac
 	done
-	if [ -n "${KERNEL:-}" ]; then
-		ZRAM_KERNEL=$KERNEL
-		export ZRAM_KERNEL
-	fi
+	case " ${names[*]} " in
+	*" KERNEL "*)
+		if [ -n "${KERNEL:-}" ]; then
+			ZRAM_KERNEL=$KERNEL
+			export ZRAM_KERNEL
+		fi
+		;;
+	esac
 }
 
 # vm_kernel: selects the kernel the VM boots, from ZRAM_KERNEL:

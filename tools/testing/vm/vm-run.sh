@@ -32,7 +32,8 @@ tests=()
 for arg in "$@"; do
 	case $arg in
 	*=*) opts+=("$arg") ;;
-	*) tests+=("$arg") ;;
+	zram_*.sh) tests+=("$arg") ;;
+	*) vm_log "neither NAME=VALUE nor a test (zram_*.sh): '$arg'"; vm_usage ;;
 	esac
 done
 [ "${#tests[@]}" = 0 ] || opts+=("TESTS=${tests[*]}")
