@@ -47,12 +47,7 @@ both) main_drivers=(stock ours) ;;
 none) main_drivers=() ;;
 *) vm_die "CHECK_DEBUG_MAIN must be ours, both or none" ;;
 esac
-for driver in "${drivers[@]}"; do
-	case $driver in
-	stock | ours) ;;
-	*) vm_die "ZRAM: '$driver' is neither stock nor ours" ;;
-	esac
-done
+vm_check_drivers "${drivers[@]}"
 
 log() { printf '[check-debug] %s\n' "$*"; }
 

@@ -42,10 +42,7 @@ stock | ours) set -- "ZRAM=$1" "${@:2}" ;;
 esac
 vm_options ZRAM TESTS KERNEL TIMEOUT TEST_TIMEOUT OUT VM_RUN_ARGS -- "$@"
 driver=${ZRAM:-ours}
-case $driver in
-ours | stock) ;;
-*) vm_die "ZRAM must be ours or stock" ;;
-esac
+vm_check_drivers "$driver"
 test_timeout=${TEST_TIMEOUT:-${KSFT_TIMEOUT:-}}
 
 "$vm_dir/deps.sh"

@@ -58,6 +58,19 @@ vm_options() {
 	esac
 }
 
+# vm_check_drivers DRIVER...: dies unless every DRIVER (ZRAM's values) is
+# stock or ours.
+vm_check_drivers() {
+	local driver
+
+	for driver in "$@"; do
+		case $driver in
+		stock | ours) ;;
+		*) vm_die "ZRAM: '$driver' is neither stock nor ours" ;;
+		esac
+	done
+}
+
 # vm_kernel: selects the kernel the VM boots, from ZRAM_KERNEL:
 #   debian  (default) Debian's 6.12 image, tools/kernel/fetch.sh
 #   debug   the debug kernel, tools/kernel/build-debug.sh (lockdep, KASAN,

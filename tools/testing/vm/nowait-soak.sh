@@ -31,10 +31,7 @@ case ${2:-} in
 esac
 vm_options ZRAM SOAK_SECS SOAK_MB KERNEL TIMEOUT OUT VM_RUN_ARGS -- "$@"
 driver=${ZRAM:-ours}
-case $driver in
-stock | ours) ;;
-*) vm_die "ZRAM must be stock or ours" ;;
-esac
+vm_check_drivers "$driver"
 secs=${SOAK_SECS:-900}
 args=(--timeout "${TIMEOUT:-$((secs + 600))}" --env "SOAK_SECS=$secs")
 [ -z "${SOAK_MB:-}" ] || args+=(--env "SOAK_MB=$SOAK_MB")

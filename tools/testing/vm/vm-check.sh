@@ -30,12 +30,7 @@ vm_options ZRAM TESTS KERNEL TEST_TIMEOUT OUT VM_RUN_ARGS -- "$@"
 logdir=${OUT:-$results_dir/check-vm}
 mkdir -p "$logdir"
 read -r -a drivers <<<"${ZRAM:-stock ours}"
-for driver in "${drivers[@]}"; do
-	case $driver in
-	stock | ours) ;;
-	*) vm_die "ZRAM: '$driver' is neither stock nor ours" ;;
-	esac
-done
+vm_check_drivers "${drivers[@]}"
 
 # built once here, before the two VMs that share them start side by side
 make -s -C "$root/tools/testing/selftests/zram" all || exit 1

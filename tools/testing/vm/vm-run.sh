@@ -39,10 +39,7 @@ done
 [ "${#tests[@]}" = 0 ] || opts+=("TESTS=${tests[*]}")
 vm_options ZRAM TESTS KERNEL TIMEOUT TEST_TIMEOUT OUT VM_RUN_ARGS -- "${opts[@]}"
 driver=${ZRAM:-stock}
-case $driver in
-stock | ours) ;;
-*) vm_die "ZRAM must be stock or ours" ;;
-esac
+vm_check_drivers "$driver"
 read -r -a tests <<<"${TESTS:-}"
 
 args=(--timeout "${TIMEOUT:-3600}"
