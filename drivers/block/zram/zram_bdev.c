@@ -574,6 +574,35 @@ static unsigned int zram_bdev_loc_blocks(const struct zram_bdev_loc *loc)
 	return loc->next ? 2 : 1;
 }
 
+/*
+ * The buffer of a packed read of @loc: its block(s), from kmalloc() (a
+ * power-of-two size, so physically contiguous and aligned to its size).
+ */
+static void *zram_bdev_pbuf_alloc(const struct zram_bdev_loc *loc, gfp_t gfp)
+{
+	return kmalloc(zram_bdev_loc_blocks(loc) * PAGE_SIZE, gfp);
+}
+
+/*
+ * Bio @i of a packed read of @loc into @buf: the first block (and the
+ * adjacent second one) into @buf, or, when the blocks are apart, block @i
+ * into page @i of @buf. Sets the destination page, the length in bytes
+ * and the block to read from.
+ */
+static void zram_bdev_pbuf_part(const struct zram_bdev_loc *loc, void *buf,
+				unsigned int i, struct page **page,
+				unsigned int *len, unsigned long *block)
+{
+	*page = virt_to_page(buf + i * PAGE_SIZE);
+	if (zram_bdev_loc_bios(loc) == 1) {
+		*len = zram_bdev_loc_blocks(loc) * PAGE_SIZE;
+		*block = loc->block;
+	} else {
+		*len = PAGE_SIZE;
+		*block = i ? loc->next : loc->block;
+	}
+}
+
 /* Points block read @i of packed read @pr at its block and buffer page. */
 static void zram_bdev_pread_rbio(struct zram_bdev_pread *pr,
 				 struct zram_bdev_rbio *rbio,
@@ -582,13 +611,8 @@ static void zram_bdev_pread_rbio(struct zram_bdev_pread *pr,
 	rbio->zram = pr->zram;
 	rbio->parent = NULL;
 	rbio->pread = pr;
-	rbio->page = virt_to_page(pr->buf + i * PAGE_SIZE);
-	rbio->len = zram_bdev_loc_blocks(loc) * PAGE_SIZE;
-	rbio->block = loc->block;
-	if (zram_bdev_loc_bios(loc) == 2) {
-		rbio->len = PAGE_SIZE;
-		rbio->block = i ? loc->next : loc->block;
-	}
+	zram_bdev_pbuf_part(loc, pr->buf, i, &rbio->page, &rbio->len,
+			    &rbio->block);
 	rbio->pin = 0;
 	INIT_WORK(&rbio->retry, zram_bdev_read_retry_fn);
 	zram_bdev_rbio_prep(rbio);
@@ -645,7 +669,7 @@ static int zram_bdev_read_packed_async(struct zram *zram, struct page *page,
 	pr = kmalloc(sizeof(*pr), gfp);
 	if (!pr)
 		goto out_unpin;
-	pr->buf = kmalloc(zram_bdev_loc_blocks(loc) * PAGE_SIZE, gfp);
+	pr->buf = zram_bdev_pbuf_alloc(loc, gfp);
 	if (!pr->buf)
 		goto out_free_pr;
 	for (i = 0; nowait && i < nr; i++) {
@@ -694,25 +718,22 @@ out_unpin:
 static int zram_bdev_read_packed_sync(struct zram *zram, struct page *page,
 				      const struct zram_bdev_loc *loc)
 {
-	struct folio *buf = folio_alloc(GFP_NOIO, loc->next ? 1 : 0);
-	int ret;
+	void *buf = zram_bdev_pbuf_alloc(loc, GFP_NOIO);
+	unsigned int i, len;
+	unsigned long block;
+	struct page *part;
+	int ret = 0;
 
 	if (!buf)
 		return -ENOMEM;
-	if (zram_bdev_loc_bios(loc) == 1) {
-		ret = zram_bdev_read_sync(zram, folio_page(buf, 0),
-					  folio_size(buf), loc->block);
-	} else {
-		ret = zram_bdev_read_sync(zram, folio_page(buf, 0), PAGE_SIZE,
-					  loc->block);
-		if (!ret)
-			ret = zram_bdev_read_sync(zram, folio_page(buf, 1),
-						  PAGE_SIZE, loc->next);
+	for (i = 0; !ret && i < zram_bdev_loc_bios(loc); i++) {
+		zram_bdev_pbuf_part(loc, buf, i, &part, &len, &block);
+		ret = zram_bdev_read_sync(zram, part, len, block);
 	}
 	if (!ret)
-		ret = zram_obj_decompress(zram, folio_address(buf) + loc->offset,
-					  loc->len, loc->prio, page);
-	folio_put(buf);
+		ret = zram_obj_decompress(zram, buf + loc->offset, loc->len,
+					  loc->prio, page);
+	kfree(buf);
 	return ret;
 }
 
