@@ -431,58 +431,46 @@ void zcomp_destroy_all(struct zcomp *comps[ZCOMP_MAX_PRIOS])
 	}
 }
 
+/*
+ * The per-CPU streams for the caller's context: the softirq set when
+ * serving a softirq (which may have interrupted a task holding its CPU's
+ * task stream), the task set otherwise. Fixed from get to put.
+ */
+static struct zcomp_strm __percpu *zcomp_streams(struct zcomp *comp)
+{
+	return in_serving_softirq() ? comp->softirq_stream : comp->stream;
+}
+
 /**
  * zcomp_stream_get() - take this CPU's stream
- * @comp: compressor
+ * @comp: compressor; in softirq, one created with ZCOMP_SOFTIRQ_STREAMS
  *
- * The caller must not sleep until zcomp_stream_put().
+ * Takes the task stream, or in softirq the softirq stream. Softirqs do
+ * not nest on a CPU, so on !PREEMPT_RT the softirq stream's lock is
+ * never contended. The caller must not sleep until zcomp_stream_put().
  *
- * Context: any task context; never sleeps on !PREEMPT_RT; nowait-safe.
+ * Context: task or softirq context; never sleeps on !PREEMPT_RT;
+ * nowait-safe.
  * Return: the stream of the current CPU.
  */
 struct zcomp_strm *zcomp_stream_get(struct zcomp *comp)
 {
-	local_lock(&comp->stream->lock);
-	return this_cpu_ptr(comp->stream);
+	struct zcomp_strm __percpu *streams = zcomp_streams(comp);
+
+	local_lock(&streams->lock);
+	return this_cpu_ptr(streams);
 }
 
 /**
  * zcomp_stream_put() - release the stream taken by zcomp_stream_get()
  * @comp: compressor
  *
- * Context: same task and CPU as the matching zcomp_stream_get().
+ * Context: same task or softirq, and CPU, as the matching
+ * zcomp_stream_get().
  */
 void zcomp_stream_put(struct zcomp *comp)
 {
-	local_unlock(&comp->stream->lock);
-}
-
-/**
- * zcomp_stream_get_softirq() - take this CPU's softirq stream
- * @comp: compressor created with ZCOMP_SOFTIRQ_STREAMS
- *
- * Softirqs do not nest on a CPU, so the lock is never contended on
- * !PREEMPT_RT; on PREEMPT_RT it orders the softirq threads of the CPU.
- *
- * Context: softirq; never sleeps on !PREEMPT_RT.
- * Return: the softirq stream of the current CPU.
- */
-struct zcomp_strm *zcomp_stream_get_softirq(struct zcomp *comp)
-{
-	lockdep_assert_in_softirq();
-	local_lock(&comp->softirq_stream->lock);
-	return this_cpu_ptr(comp->softirq_stream);
-}
-
-/**
- * zcomp_stream_put_softirq() - release zcomp_stream_get_softirq()'s stream
- * @comp: compressor
- *
- * Context: the softirq that took it.
- */
-void zcomp_stream_put_softirq(struct zcomp *comp)
-{
-	local_unlock(&comp->softirq_stream->lock);
+	local_unlock(&zcomp_streams(comp)->lock);
 }
 
 /**

@@ -13,8 +13,8 @@
  *
  * Streams are for task context. A compressor created with
  * ZCOMP_SOFTIRQ_STREAMS has a second set, one per CPU, only for
- * decompressing in softirq context (zcomp_stream_get_softirq()): a softirq
- * may run on top of a task that holds its CPU's task stream.
+ * decompressing in softirq context (zcomp_stream_get() picks the set): a
+ * softirq may run on top of a task that holds its CPU's task stream.
  */
 
 #ifndef _ZCOMP_H_
@@ -188,8 +188,6 @@ void zcomp_destroy_all(struct zcomp *comps[ZCOMP_MAX_PRIOS]);
 
 struct zcomp_strm *zcomp_stream_get(struct zcomp *comp);
 void zcomp_stream_put(struct zcomp *comp);
-struct zcomp_strm *zcomp_stream_get_softirq(struct zcomp *comp);
-void zcomp_stream_put_softirq(struct zcomp *comp);
 
 int zcomp_compress(struct zcomp_strm *zstrm, const void *src,
 		   unsigned int *dst_len);

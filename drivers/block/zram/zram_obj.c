@@ -162,7 +162,6 @@ void zram_obj_copy(struct zram *zram, u32 index, void *dst,
 int zram_obj_decompress(struct zram *zram, const void *src, unsigned int size,
 			u32 prio, struct page *page)
 {
-	bool softirq = in_serving_softirq();
 	struct zcomp *comp;
 	struct zcomp_strm *zstrm;
 	void *dst;
@@ -171,17 +170,13 @@ int zram_obj_decompress(struct zram *zram, const void *src, unsigned int size,
 	if (WARN_ON_ONCE(prio >= ZCOMP_MAX_PRIOS || !zram->comps[prio]))
 		return -EIO;
 	comp = zram->comps[prio];
-	if (WARN_ON_ONCE(softirq && !comp->softirq_stream))
+	if (WARN_ON_ONCE(in_serving_softirq() && !comp->softirq_stream))
 		return -EIO;
-	zstrm = softirq ? zcomp_stream_get_softirq(comp) :
-			  zcomp_stream_get(comp);
+	zstrm = zcomp_stream_get(comp);
 	dst = kmap_local_page(page);
 	ret = zcomp_decompress(zstrm, src, size, dst);
 	kunmap_local(dst);
-	if (softirq)
-		zcomp_stream_put_softirq(comp);
-	else
-		zcomp_stream_put(comp);
+	zcomp_stream_put(comp);
 	if (ret)
 		pr_err_ratelimited("%s: decompression of a packed object failed: %d\n",
 				   zram->disk->disk_name, ret);
