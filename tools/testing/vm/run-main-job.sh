@@ -39,10 +39,7 @@ out=${OUT:-}
 extra_envs=()
 [ -z "${FILL_MB:-}" ] || extra_envs+=(--env "FILL_MB=$FILL_MB")
 [ -z "${LIMIT_MB:-}" ] || extra_envs+=(--env "LIMIT_MB=$LIMIT_MB")
-case $zram in
-ours | stock) ;;
-*) vm_die "ZRAM must be ours or stock" ;;
-esac
+vm_check_drivers "$zram"
 case $job in
 main | swap) ;;
 *) vm_die "JOB must be main or swap" ;;
