@@ -27,6 +27,8 @@
 #   5: kmemleak does not report objects younger than 5 seconds).
 #   ZRAM_KMEMLEAK_EACH=1: also scan after every test, to name the test
 #   that leaked (a scan costs about 15 s under TCG on the debug kernel).
+#   ZRAM_URING_SIZE: bytes per io_uring verify cycle of zram_nowait_05
+#   and zram_packed_03 (fio syntax, default 48M).
 #   ZRAM_KMEMLEAK_CANARY: the kernel's kmemleak-test.ko built for this
 #   kernel; loaded first, its planted leaks must be reported, or the run
 #   fails (an empty scan proves nothing when kmemleak cannot see leaks).

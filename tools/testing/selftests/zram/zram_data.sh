@@ -297,11 +297,13 @@ zram_uring_cycle() {
 
 # zram_uring_cycles BACKING [SIZE]: the cycles of the nowait verify tests
 # over backing device BACKING (already created), SIZE bytes each (fio
-# syntax, default 48M): iodepth 16 twice, 1 and 32,
+# syntax, default $ZRAM_URING_SIZE, else 48M; check-debug sets 16M, as the
+# debug kernel looks for locking and memory faults, not volume): iodepth
+# 16 twice, 1 and 32,
 # then 16 with writebacks running meanwhile. Two KTAP lines per cycle:
 # fio saw no error and every block verified; no EAGAIN reached fio.
 zram_uring_cycles() {
-	local size=${2:-48M} dir spec depth wb n=0
+	local size=${2:-${ZRAM_URING_SIZE:-48M}} dir spec depth wb n=0
 
 	dir=$(mktemp -d /tmp/zram-uring.XXXXXX) || ktap_bail "no /tmp"
 	zram_defer rm -rf "$dir"
