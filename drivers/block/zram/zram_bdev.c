@@ -805,11 +805,15 @@ int zram_bdev_read(struct zram *zram, struct page *page,
 	 * submitted, whatever its outcome (a retry after BLK_STS_AGAIN is the
 	 * same read); a synchronous read only when it succeeded, as its error
 	 * cannot tell a read refused before reaching the device from one the
-	 * device failed.
+	 * device failed. pk_split_reads counts those of them that took two
+	 * bios, for tests of that path.
 	 */
-	if (!ret)
-		atomic64_add(zram_bdev_loc_blocks(loc), &zram->stats.bd_reads);
-	return ret;
+	if (ret)
+		return ret;
+	atomic64_add(zram_bdev_loc_blocks(loc), &zram->stats.bd_reads);
+	if (zram_bdev_loc_bios(loc) == 2)
+		atomic64_inc(&zram->stats.pk_split_reads);
+	return 0;
 }
 
 /**

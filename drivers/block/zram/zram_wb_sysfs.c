@@ -402,6 +402,8 @@ static int zram_wb_stat_show(struct seq_file *m, void *v)
 		   (u64)atomic64_read(&st->pk_blocks));
 	seq_printf(m, "packed_dead_bytes %llu\n",
 		   (u64)atomic64_read(&st->pk_dead_bytes));
+	seq_printf(m, "packed_split_reads %llu\n",
+		   (u64)atomic64_read(&st->pk_split_reads));
 	return 0;
 }
 DEFINE_SHOW_ATTRIBUTE(zram_wb_stat);
