@@ -221,9 +221,147 @@ zram_fail_disk() {
 	fi
 }
 
-# zram_blocks_consistent: bd_count equals the slots block_state shows as
-# written back (true when there is no block_state to compare with).
+# zram_blocks_consistent: bd_count equals the blocks that the slots
+# block_state shows as written back hold: one per whole page, and the
+# blocks holding packed objects (debugfs wb_stat; none without it). True
+# when there is no block_state to compare with.
 zram_blocks_consistent() {
+	local objects blocks
+
 	[ -r "$(zram_block_state_file)" ] || return 0
-	[ "$(zram_block_state_count w)" = "$(bd_count)" ]
+	objects=$(zram_wb_stat packed_objects)
+	blocks=$(zram_wb_stat packed_blocks)
+	[ $(($(zram_block_state_count w) - ${objects:-0} + ${blocks:-0})) = \
+		"$(bd_count)" ]
+}
+
+# ----------------------------------------- allocation failures, io_uring
+# (zram_inject_03, and zram_inject_05 with compressed_writeback on)
+
+# zram_fi_regions NAMES RW [FIO_OPTION...]: io_uring O_DIRECT 64 KiB I/O,
+# iodepth 16, one job per named region (a: 0-8M, b: 8-16M, c: 16-24M);
+# crc32c headers on writes, verified by reads. Work folder $FI_WORK; JSON
+# in $FI_JSON.
+zram_fi_regions() {
+	local names=$1 rw=$2 name args=()
+
+	shift 2
+	for name in $names; do
+		case $name in
+		a) args+=(--name=a --offset=0) ;;
+		b) args+=(--name=b --offset=8M) ;;
+		c) args+=(--name=c --offset=16M) ;;
+		esac
+	done
+	(cd "$FI_WORK" && fio --filename="$ZRAM_DEV" --ioengine=io_uring --direct=1 \
+		--bs=64k --iodepth=16 --size=8M --rw="$rw" \
+		--buffer_compress_percentage=50 --refill_buffers \
+		--verify=crc32c --verify_interval=4k --verify_state_save=0 \
+		--do_verify="$([ "$rw" = read ] && echo 1 || echo 0)" \
+		--group_reporting --output-format=json --output="$FI_JSON" \
+		"$@" "${args[@]}" >"$FI_WORK/fio.err" 2>&1)
+}
+
+# zram_fi_wb_loop: idle writebacks every 0.2 s, at most 100, until
+# $FI_WORK/stop exists.
+zram_fi_wb_loop() {
+	local runs=0
+
+	while [ ! -e "$FI_WORK/stop" ] && [ "$runs" -lt 100 ]; do
+		echo all >"$ZRAM_SYS/idle" 2>/dev/null
+		echo idle >"$ZRAM_SYS/writeback" 2>/dev/null
+		runs=$((runs + 1))
+		sleep 0.2
+	done
+}
+
+# zram_fi_uring_reads whole|packed: the whole of zram_inject_03 (its
+# header says what it checks); "packed" turns compressed_writeback on
+# first, so that the reads of region a are reads of packed objects.
+zram_fi_uring_reads() {
+	local f0 wb_pid fio_rc injected err nerr
+
+	zram_add || ktap_skip_all "cannot hot_add a zram device"
+	zram_require_writeback
+	if [ "$1" = packed ]; then
+		zram_require_packed
+		echo 1 >"$ZRAM_SYS/compressed_writeback"
+	fi
+	zram_nullb 32 irqmode=2 completion_nsec=20000 ||
+		ktap_skip_all "cannot create null_blk"
+
+	FI_WORK=$(mktemp -d /tmp/zram-inject.XXXXXX) || ktap_skip_all "no /tmp"
+	zram_defer rm -rf "$FI_WORK"
+	FI_JSON=$FI_WORK/fio.json
+
+	zram_require_fio_uring "$NULLB"
+
+	ktap_plan 11
+
+	echo "$NULLB" >"$ZRAM_SYS/backing_dev" || ktap_bail "cannot set backing_dev"
+	zram_init 32M || ktap_bail "cannot set disksize"
+	zram_fi_regions a write || ktap_bail "cannot write region a"
+	echo all >"$ZRAM_SYS/idle"
+	echo idle >"$ZRAM_SYS/writeback" || ktap_bail "writeback failed"
+	zram_fi_regions "b c" write || ktap_bail "cannot write regions b and c"
+	ktap_info "setup: $(bd_count) pages written back (region a), b and c in RAM"
+	zram_fi_alloc_setup null_blk || ktap_bail "cannot set up fault injection"
+
+	# reads of a and b, writes to c, by fio marked make-it-fail, 10% failing
+	zram_fi_count
+	f0=$FI_COUNT
+	zram_fi_wb_loop &
+	wb_pid=$!
+	zram_defer kill "$wb_pid"
+	zram_fi_random 10
+	zram_fi_task fio --filename="$ZRAM_DEV" --ioengine=io_uring --direct=1 \
+		--bs=64k --iodepth=16 --size=8M --verify_state_save=0 \
+		--continue_on_error=io --group_reporting --output-format=json \
+		--output="$FI_JSON" \
+		--name=a --offset=0 --rw=read --verify=crc32c --verify_interval=4k \
+		--do_verify=1 --loops=2 \
+		--name=b --offset=8M --rw=read --verify=crc32c --verify_interval=4k \
+		--do_verify=1 --loops=2 \
+		--name=c --offset=16M --rw=randwrite --verify=0 --loops=2 \
+		>"$FI_WORK/fio.err" 2>&1
+	fio_rc=$?
+	zram_fi_random 0
+	touch "$FI_WORK/stop"
+	wait "$wb_pid"
+	zram_fi_count
+	injected=$((FI_COUNT - f0))
+	err=$(zram_fio_json "$FI_JSON" job error)
+	nerr=$(zram_fio_json "$FI_JSON" job total_err)
+	ktap_info "fio exit $fio_rc, first error ${err:-?}, $nerr errors, $injected failures injected"
+	sed 's/^/# fio: /' "$FI_WORK/fio.err" | head -10
+
+	ktap_check "allocation failures were injected" [ "$injected" -gt 0 ]
+	case ${err:-missing} in
+	0 | 5 | 11 | 12) ktap_ok "fio's errors, if any: EIO, EAGAIN or ENOMEM" ;;
+	*) ktap_not_ok "fio's errors, if any: EIO, EAGAIN or ENOMEM (first: ${err:-none})" ;;
+	esac
+	if grep -q -E 'verify|bad (magic|header)|crc32c' "$FI_WORK/fio.err"; then
+		ktap_not_ok "no read returned wrong data"
+	else
+		ktap_ok "no read returned wrong data"
+	fi
+	ktap_check "bd_count == written-back slots" zram_blocks_consistent
+
+	# without faults
+	zram_fi_regions "a b" read
+	ktap_eq "regions a and b verify without faults" "$(zram_fio_json "$FI_JSON" job error)" 0
+	zram_fi_regions c write
+	zram_fi_regions c read
+	ktap_eq "region c verifies once written again" "$(zram_fio_json "$FI_JSON" job error)" 0
+	echo all >"$ZRAM_SYS/idle"
+	ktap_check "writeback without faults succeeds" expect_errno OK "$ZRAM_SYS/writeback" idle
+	zram_drop_caches
+	zram_fi_regions "a b c" read
+	ktap_eq "everything verifies after writeback" "$(zram_fio_json "$FI_JSON" job error)" 0
+	ktap_check "bd_count == written-back slots after writeback" zram_blocks_consistent
+	blkdiscard "$ZRAM_DEV"
+	ktap_eq "discard of everything frees every block" "$(bd_count)" 0
+	ktap_eq "orig_data_size 0 after discarding everything" "$(zram_field mm_stat 1)" 0
+
+	ktap_finish
 }
