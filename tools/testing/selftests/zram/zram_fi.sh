@@ -304,7 +304,7 @@ zram_fi_uring_reads() {
 	echo all >"$ZRAM_SYS/idle"
 	echo idle >"$ZRAM_SYS/writeback" || ktap_bail "writeback failed"
 	zram_fi_regions "b c" write || ktap_bail "cannot write regions b and c"
-	ktap_info "setup: $(bd_count) pages written back (region a), b and c in RAM"
+	ktap_info "setup: region a written back to $(bd_count) blocks, b and c in RAM"
 	zram_fi_alloc_setup null_blk || ktap_bail "cannot set up fault injection"
 
 	# reads of a and b, writes to c, by fio marked make-it-fail, 10% failing
@@ -332,7 +332,8 @@ zram_fi_uring_reads() {
 	injected=$((FI_COUNT - f0))
 	err=$(zram_fio_json "$FI_JSON" job error)
 	nerr=$(zram_fio_json "$FI_JSON" job total_err)
-	ktap_info "fio exit $fio_rc, first error ${err:-?}, $nerr errors, $injected failures injected"
+	ktap_info "fio exit $fio_rc, first error ${err:-?}, $nerr errors," \
+		"$injected failures injected"
 	sed 's/^/# fio: /' "$FI_WORK/fio.err" | head -10
 
 	ktap_check "allocation failures were injected" [ "$injected" -gt 0 ]
