@@ -133,20 +133,32 @@ zram_fill_fio() {
 		--output-format=terse >/dev/null 2>&1
 }
 
+# zram_read_sum DEV PAGES [DD_OPERAND...]: the sha256 of the device (or of
+# its first PAGES pages, when PAGES is not empty) read with dd and the
+# operands given.
+zram_read_sum() {
+	local dev=$1 pages=$2 opts=(bs=64k)
+
+	shift 2
+	if [ -n "$pages" ]; then
+		if [ $((pages % 16)) -eq 0 ]; then
+			opts=(bs=64k count=$((pages / 16)))
+		else
+			opts=(bs=4096 count="$pages")
+		fi
+	fi
+	dd if="$dev" "${opts[@]}" "$@" 2>/dev/null | sha256sum | cut -d' ' -f1
+}
+
 # zram_read_all DEV [PAGES]: read the device (or its first PAGES pages)
 # with O_DIRECT; prints the sha256.
 zram_read_all() {
-	local opts=(bs=64k)
+	zram_read_sum "$1" "${2:-}" iflag=direct
+}
 
-	if [ -n "${2:-}" ]; then
-		if [ $(($2 % 16)) -eq 0 ]; then
-			opts=(bs=64k count=$(($2 / 16)))
-		else
-			opts=(bs=4096 count="$2")
-		fi
-	fi
-	dd if="$1" "${opts[@]}" iflag=direct 2>/dev/null |
-		sha256sum | cut -d' ' -f1
+# zram_read_buffered DEV [PAGES]: the same through the page cache.
+zram_read_buffered() {
+	zram_read_sum "$1" "${2:-}"
 }
 
 # zram_block_state_count PATTERN: slots in debugfs block_state whose flag

@@ -62,8 +62,7 @@ ktap_check "some objects straddle blocks apart: reads of two bios" \
 	test "$split" -gt 0
 zram_drop_caches
 ktap_eq "buffered reads after drop_caches: same checksum" \
-	"$(dd if="$ZRAM_DEV" bs=64k count=$((pages / 16)) 2>/dev/null |
-		sha256sum | cut -d' ' -f1)" "$sum"
+	"$(zram_read_buffered "$ZRAM_DEV" "$pages")" "$sum"
 
 zram_pv_nowait_read "$ZRAM_DEV" split $((first * 4096)) $((packed * 4096))
 ktap_check "RWF_NOWAIT reads verify (or get EAGAIN)" zram_pv_nowait_ok "$packed"
