@@ -23,14 +23,28 @@
 struct zram_bdev_pread;
 
 /**
+ * struct zram_bdev_part - one bio's share of a backing device read
+ * @page: destination page (the first one, for a read past its end into
+ *	the physically contiguous pages after it)
+ * @offset: byte offset of the read's start in @page
+ * @len: bytes to read: PAGE_SIZE for a whole page, else whole sectors of
+ *	a packed object's block(s), see zram_bdev_pbuf_part()
+ * @sector: backing device sector the read starts at
+ */
+struct zram_bdev_part {
+	struct page *page;
+	unsigned int offset;
+	unsigned int len;
+	sector_t sector;
+};
+
+/**
  * struct zram_bdev_rbio - a backing device read chained to a zram bio
  * @zram: the device, whose backing.read_srcu @pin belongs to
  * @parent: the zram bio, completed after this read (not with @pread)
  * @pread: the packed slot read this read is part of, which completes
  *	the zram bio and owns the pin; or NULL
- * @page: destination page (the first one, for a @len beyond PAGE_SIZE)
- * @len: bytes read: PAGE_SIZE, or two adjacent blocks of a packed object
- * @block: backing device block read (the first one)
+ * @part: what is read, and where to
  * @retry: runs zram_bdev_read_retry_fn() when the backing device refused
  *	a REQ_NOWAIT read with BLK_STS_AGAIN
  * @pin: srcu_down_read() index, released at completion (not with @pread)
@@ -41,9 +55,7 @@ struct zram_bdev_rbio {
 	struct zram *zram;
 	struct bio *parent;
 	struct zram_bdev_pread *pread;
-	struct page *page;
-	unsigned int len;
-	unsigned long block;
+	struct zram_bdev_part part;
 	struct work_struct retry;
 	int pin;
 	struct bio bio;
@@ -54,9 +66,8 @@ struct zram_bdev_rbio {
  * @zram: the device, whose backing.read_srcu @pin belongs to
  * @parent: the zram bio, completed once the object is decompressed
  * @page: destination page
- * @buf: the object's block(s): PAGE_SIZE bytes, or twice that for the
- *	first block and the second one; from kmalloc(), so physically
- *	contiguous and aligned to its size
+ * @buf: the sectors of the object's block(s) that hold it, see
+ *	zram_bdev_pspan_of(); physically contiguous
  * @offset: byte offset of the object in @buf
  * @len: its length in bytes
  * @prio: priority of the compressor that made it
@@ -315,21 +326,17 @@ bool zram_bdev_harvest(struct zram *zram)
 	return true;
 }
 
-/*
- * Reads @len bytes (whole blocks) from @block on into @page (and the pages
- * after it, for a multi-page folio) and waits for them. Process context,
- * sleeps.
- */
-static int zram_bdev_read_wait(struct block_device *bdev, struct page *page,
-			       unsigned int len, unsigned long block)
+/* Reads @part and waits for it. Process context, sleeps. */
+static int zram_bdev_read_wait(struct block_device *bdev,
+			       const struct zram_bdev_part *part)
 {
 	struct bio_vec bvec;
 	struct bio bio;
 	int ret;
 
 	bio_init(&bio, bdev, &bvec, 1, REQ_OP_READ);
-	bio.bi_iter.bi_sector = zram_bdev_block_sector(block);
-	__bio_add_page(&bio, page, len, 0);
+	bio.bi_iter.bi_sector = part->sector;
+	__bio_add_page(&bio, part->page, part->len, part->offset);
 	ret = submit_bio_wait(&bio);
 	bio_uninit(&bio);
 	return ret;
@@ -339,17 +346,13 @@ static int zram_bdev_read_wait(struct block_device *bdev, struct page *page,
  * struct zram_bdev_sync_read - a synchronous read handed to a worker
  * @work: runs zram_bdev_sync_read_fn()
  * @bdev: backing device
- * @page: destination page
- * @len: bytes to read, whole blocks
- * @block: backing device block
+ * @part: what to read, and where to
  * @error: result, 0 or -errno
  */
 struct zram_bdev_sync_read {
 	struct work_struct work;
 	struct block_device *bdev;
-	struct page *page;
-	unsigned int len;
-	unsigned long block;
+	const struct zram_bdev_part *part;
 	int error;
 };
 
@@ -358,8 +361,7 @@ static void zram_bdev_sync_read_fn(struct work_struct *work)
 	struct zram_bdev_sync_read *rd =
 		container_of(work, struct zram_bdev_sync_read, work);
 
-	rd->error = zram_bdev_read_wait(rd->bdev, rd->page, rd->len,
-					rd->block);
+	rd->error = zram_bdev_read_wait(rd->bdev, rd->part);
 }
 
 /*
@@ -369,19 +371,16 @@ static void zram_bdev_sync_read_fn(struct work_struct *work)
  * bio workers that may get here, is WQ_MEM_RECLAIM, so flushing it from
  * them is allowed. Elsewhere (a worker finishing a bio) wait in place.
  */
-static int zram_bdev_read_sync(struct zram *zram, struct page *page,
-			       unsigned int len, unsigned long block)
+static int zram_bdev_read_sync(struct zram *zram,
+			       const struct zram_bdev_part *part)
 {
 	struct zram_bdev_sync_read rd = {
 		.bdev = zram->backing.bdev,
-		.page = page,
-		.len = len,
-		.block = block,
+		.part = part,
 	};
 
 	if (!current->bio_list)
-		return zram_bdev_read_wait(zram->backing.bdev, page, len,
-					   block);
+		return zram_bdev_read_wait(zram->backing.bdev, part);
 	INIT_WORK_ONSTACK(&rd.work, zram_bdev_sync_read_fn);
 	queue_work(zram_bdev_read_wq, &rd.work);
 	flush_work(&rd.work);
@@ -401,14 +400,15 @@ static void zram_bdev_read_unpin(struct zram *zram, int pin)
 
 static void zram_bdev_read_end_io(struct bio *bio);
 
-/* Points a new or reset chained read at its block and page. */
+/* Points a new or reset chained read at its sectors and page. */
 static void zram_bdev_rbio_prep(struct zram_bdev_rbio *rbio)
 {
 	struct bio *bio = &rbio->bio;
 
-	bio->bi_iter.bi_sector = zram_bdev_block_sector(rbio->block);
+	bio->bi_iter.bi_sector = rbio->part.sector;
 	bio->bi_end_io = zram_bdev_read_end_io;
-	__bio_add_page(bio, rbio->page, rbio->len, 0);
+	__bio_add_page(bio, rbio->part.page, rbio->part.len,
+		       rbio->part.offset);
 }
 
 /*
@@ -493,9 +493,11 @@ static int zram_bdev_read_async(struct zram *zram, struct page *page,
 	rbio->zram = zram;
 	rbio->parent = parent;
 	rbio->pread = NULL;
-	rbio->page = page;
-	rbio->len = PAGE_SIZE;
-	rbio->block = block;
+	rbio->part = (struct zram_bdev_part) {
+		.page = page,
+		.len = PAGE_SIZE,
+		.sector = zram_bdev_block_sector(block),
+	};
 	rbio->pin = pin;
 	INIT_WORK(&rbio->retry, zram_bdev_read_retry_fn);
 	zram_bdev_rbio_prep(rbio);
@@ -574,45 +576,87 @@ static unsigned int zram_bdev_loc_blocks(const struct zram_bdev_loc *loc)
 	return loc->next ? 2 : 1;
 }
 
-/*
- * The buffer of a packed read of @loc: its block(s), from kmalloc() (a
- * power-of-two size, so physically contiguous and aligned to its size).
+/**
+ * struct zram_bdev_pspan - the bytes a read of a packed object reads
+ * @start: where the read starts, in bytes from the start of the object's
+ *	first block: the object's offset, rounded down to whole sectors
+ * @end: where it ends, in bytes from the same place (past PAGE_SIZE for
+ *	an object that runs on into its second block): the object's end,
+ *	rounded up to whole sectors
+ *
+ * "Sectors" are the backing device's smallest read that needs no bounce:
+ * its logical block size, or its DMA alignment when that is larger (at
+ * most PAGE_SIZE). So a 2 KiB object costs a read of about 2 KiB, not of
+ * its block or two.
  */
-static void *zram_bdev_pbuf_alloc(const struct zram_bdev_loc *loc, gfp_t gfp)
+struct zram_bdev_pspan {
+	unsigned int start;
+	unsigned int end;
+};
+
+/* The span a read of packed object @loc on @bdev reads. */
+static struct zram_bdev_pspan zram_bdev_pspan_of(struct block_device *bdev,
+						 const struct zram_bdev_loc *loc)
 {
-	return kmalloc(zram_bdev_loc_blocks(loc) * PAGE_SIZE, gfp);
+	unsigned int unit = max(bdev_logical_block_size(bdev),
+				bdev_dma_alignment(bdev) + 1);
+
+	/* Both are powers of two, and so is their maximum. */
+	unit = min_t(unsigned int, unit, PAGE_SIZE);
+	return (struct zram_bdev_pspan) {
+		.start = round_down(loc->offset, unit),
+		.end = round_up(loc->offset + loc->len, unit),
+	};
 }
 
 /*
- * Bio @i of a packed read of @loc into @buf: the first block (and the
- * adjacent second one) into @buf, or, when the blocks are apart, block @i
- * into page @i of @buf. Sets the destination page, the length in bytes
- * and the block to read from.
+ * The buffer of a packed read of @sp: kmalloc() of a power-of-two size,
+ * so physically contiguous and aligned to its size, which is at least the
+ * span's unit.
  */
-static void zram_bdev_pbuf_part(const struct zram_bdev_loc *loc, void *buf,
-				unsigned int i, struct page **page,
-				unsigned int *len, unsigned long *block)
+static void *zram_bdev_pbuf_alloc(const struct zram_bdev_pspan *sp, gfp_t gfp)
 {
-	*page = virt_to_page(buf + i * PAGE_SIZE);
-	if (zram_bdev_loc_bios(loc) == 1) {
-		*len = zram_bdev_loc_blocks(loc) * PAGE_SIZE;
-		*block = loc->block;
-	} else {
-		*len = PAGE_SIZE;
-		*block = i ? loc->next : loc->block;
+	return kmalloc(roundup_pow_of_two(sp->end - sp->start), gfp);
+}
+
+/*
+ * Bio @i of a packed read of @loc (span @sp) into @buf. With one bio, the
+ * whole span, across both blocks when they are adjacent. With two (the
+ * blocks are apart), the span's share of block @i: the first block's
+ * from @sp->start to its end, then the second block's from its start;
+ * each lands at its place in @buf.
+ */
+static void zram_bdev_pbuf_part(const struct zram_bdev_loc *loc,
+				const struct zram_bdev_pspan *sp, void *buf,
+				unsigned int i, struct zram_bdev_part *part)
+{
+	sector_t sector = zram_bdev_block_sector(loc->block) +
+			  (sp->start >> SECTOR_SHIFT);
+	unsigned int at = 0, len = sp->end - sp->start;
+
+	if (zram_bdev_loc_bios(loc) == 2 && i == 0) {
+		len = PAGE_SIZE - sp->start;
+	} else if (zram_bdev_loc_bios(loc) == 2) {
+		at = PAGE_SIZE - sp->start;
+		len = sp->end - PAGE_SIZE;
+		sector = zram_bdev_block_sector(loc->next);
 	}
+	part->page = virt_to_page(buf + at);
+	part->offset = offset_in_page(buf + at);
+	part->len = len;
+	part->sector = sector;
 }
 
-/* Points block read @i of packed read @pr at its block and buffer page. */
+/* Points block read @i of packed read @pr (span @sp) at its part. */
 static void zram_bdev_pread_rbio(struct zram_bdev_pread *pr,
 				 struct zram_bdev_rbio *rbio,
-				 const struct zram_bdev_loc *loc, unsigned int i)
+				 const struct zram_bdev_loc *loc,
+				 const struct zram_bdev_pspan *sp, unsigned int i)
 {
 	rbio->zram = pr->zram;
 	rbio->parent = NULL;
 	rbio->pread = pr;
-	zram_bdev_pbuf_part(loc, pr->buf, i, &rbio->page, &rbio->len,
-			    &rbio->block);
+	zram_bdev_pbuf_part(loc, sp, pr->buf, i, &rbio->part);
 	rbio->pin = 0;
 	INIT_WORK(&rbio->retry, zram_bdev_read_retry_fn);
 	zram_bdev_rbio_prep(rbio);
@@ -640,13 +684,13 @@ static struct zram_bdev_rbio *zram_bdev_rbio_alloc(struct zram *zram,
  * @parent: the zram bio
  * @nowait: a REQ_NOWAIT bio: nothing may wait
  *
- * Reads the object's block(s) into a buffer with one bio, or two
- * when they are apart; the last completion decompresses (in task or
- * softirq context, zram_bdev_pread_end()) and completes @parent. With
- * @nowait everything is allocated before anything is issued, so a refusal
- * changes nothing; without, each bio is issued before the next one is
- * allocated (the bio_set's rescuer then issues it should the mempool have
- * to wait).
+ * Reads the sectors of the object's block(s) that hold it into a buffer
+ * with one bio, or two when the blocks are apart; the last completion
+ * decompresses (in task or softirq context, zram_bdev_pread_end()) and
+ * completes @parent. With @nowait everything is allocated before anything
+ * is issued, so a refusal changes nothing; without, each bio is issued
+ * before the next one is allocated (the bio_set's rescuer then issues it
+ * should the mempool have to wait).
  *
  * Context: as zram_bdev_read() with a @parent.
  * Return: 0, -EAGAIN (@nowait: no nowait support or memory short) or
@@ -658,6 +702,7 @@ static int zram_bdev_read_packed_async(struct zram *zram, struct page *page,
 				       bool nowait)
 	__releases(&zram->backing.read_srcu)
 {
+	struct zram_bdev_pspan sp = zram_bdev_pspan_of(zram->backing.bdev, loc);
 	unsigned int i, nr = zram_bdev_loc_bios(loc);
 	gfp_t gfp = nowait ? GFP_NOWAIT : GFP_NOIO;
 	struct zram_bdev_rbio *rbio[2] = { };
@@ -669,7 +714,7 @@ static int zram_bdev_read_packed_async(struct zram *zram, struct page *page,
 	pr = kmalloc(sizeof(*pr), gfp);
 	if (!pr)
 		goto out_unpin;
-	pr->buf = zram_bdev_pbuf_alloc(loc, gfp);
+	pr->buf = zram_bdev_pbuf_alloc(&sp, gfp);
 	if (!pr->buf)
 		goto out_free_pr;
 	for (i = 0; nowait && i < nr; i++) {
@@ -680,7 +725,7 @@ static int zram_bdev_read_packed_async(struct zram *zram, struct page *page,
 	pr->zram = zram;
 	pr->parent = parent;
 	pr->page = page;
-	pr->offset = loc->offset;
+	pr->offset = loc->offset - sp.start;
 	pr->len = loc->len;
 	pr->prio = loc->prio;
 	pr->status = BLK_STS_OK;
@@ -693,7 +738,7 @@ static int zram_bdev_read_packed_async(struct zram *zram, struct page *page,
 	for (i = 0; i < nr; i++) {
 		if (!rbio[i])
 			rbio[i] = zram_bdev_rbio_alloc(zram, false);
-		zram_bdev_pread_rbio(pr, rbio[i], loc, i);
+		zram_bdev_pread_rbio(pr, rbio[i], loc, &sp, i);
 		submit_bio(&rbio[i]->bio);
 	}
 	return 0;
@@ -711,28 +756,42 @@ out_unpin:
 	return err;
 }
 
+/* Reads the whole page in @block into @page. Process context, sleeps. */
+static int zram_bdev_read_page_sync(struct zram *zram, struct page *page,
+				    unsigned long block)
+{
+	struct zram_bdev_part part = {
+		.page = page,
+		.len = PAGE_SIZE,
+		.sector = zram_bdev_block_sector(block),
+	};
+
+	return zram_bdev_read_sync(zram, &part);
+}
+
 /*
- * Reads a packed slot synchronously: its block(s) into a buffer, then
- * decompresses. Process context, sleeps; returns 0 or -errno.
+ * Reads a packed slot synchronously: the sectors of its block(s) that hold
+ * it into a buffer, then decompresses. Process context, sleeps; returns 0
+ * or -errno.
  */
 static int zram_bdev_read_packed_sync(struct zram *zram, struct page *page,
 				      const struct zram_bdev_loc *loc)
 {
-	void *buf = zram_bdev_pbuf_alloc(loc, GFP_NOIO);
-	unsigned int i, len;
-	unsigned long block;
-	struct page *part;
+	struct zram_bdev_pspan sp = zram_bdev_pspan_of(zram->backing.bdev, loc);
+	void *buf = zram_bdev_pbuf_alloc(&sp, GFP_NOIO);
+	struct zram_bdev_part part;
+	unsigned int i;
 	int ret = 0;
 
 	if (!buf)
 		return -ENOMEM;
 	for (i = 0; !ret && i < zram_bdev_loc_bios(loc); i++) {
-		zram_bdev_pbuf_part(loc, buf, i, &part, &len, &block);
-		ret = zram_bdev_read_sync(zram, part, len, block);
+		zram_bdev_pbuf_part(loc, &sp, buf, i, &part);
+		ret = zram_bdev_read_sync(zram, &part);
 	}
 	if (!ret)
-		ret = zram_obj_decompress(zram, buf + loc->offset, loc->len,
-					  loc->prio, page);
+		ret = zram_obj_decompress(zram, buf + loc->offset - sp.start,
+					  loc->len, loc->prio, page);
 	kfree(buf);
 	return ret;
 }
@@ -794,14 +853,14 @@ int zram_bdev_read(struct zram *zram, struct page *page,
 						  nowait);
 	} else {
 		if (whole)
-			ret = zram_bdev_read_sync(zram, page, PAGE_SIZE,
-						  loc->block);
+			ret = zram_bdev_read_page_sync(zram, page, loc->block);
 		else
 			ret = zram_bdev_read_packed_sync(zram, page, loc);
 		zram_bdev_read_unpin(zram, pin);
 	}
 	/*
-	 * bd_reads counts blocks of reads issued: a chained read once
+	 * bd_reads counts the blocks that reads issued touch (a packed
+	 * object's read reads only its sectors of them): a chained read once
 	 * submitted, whatever its outcome (a retry after BLK_STS_AGAIN is the
 	 * same read); a synchronous read only when it succeeded, as its error
 	 * cannot tell a read refused before reaching the device from one the
