@@ -41,7 +41,8 @@ LEGEND = [
     "ours-packed: ours with compressed_writeback (objects packed into "
     "blocks); its fragmented setup writes incompressible data;",
     "io randreadwb: io_uring randread of data written back to a "
-    "flash-model null_blk (suite iowb).",
+    "flash-model null_blk (suite iowb) with 4 KiB logical blocks; "
+    "randreadwb512: the same with 512-byte ones.",
 ]
 PAGE = 4096
 MIB = 1 << 20

@@ -35,6 +35,10 @@
 #   BENCH_IO_MB [128]    BENCH_IO_SECS [10]  BENCH_IO_ENGINES ["io_uring psync"]
 #   BENCH_IO_DRIVERS ["stock ours"]  drivers of suite io
 #   BENCH_IOWB_DRIVERS ["ours ours-packed"]  drivers of suite iowb
+#   BENCH_IOWB_LBS ["4096 512"]  logical block sizes, in bytes, of suite
+#                    iowb's backing device: 4096 as most UFS devices, 512 as
+#                    most NVMe drives (where a packed read reads only the
+#                    sectors of its object)
 #   BENCH_IOWB_TRACE [0] 1: suite iowb also counts, per 4 KiB read, the
 #                    backing device blocks read and the reads io_uring
 #                    handed to its io-wq workers (refused with EAGAIN)
@@ -67,7 +71,7 @@ vm_options BENCH_STOCK_AS_OURS BENCH_QUICK BENCH_MB BENCH_RUNS \
 	BENCH_DEVBW_SECS BENCH_SUITES BENCH_DEVICES BENCH_BITMAPS \
 	BENCH_VIRTIO_BITMAPS BENCH_DRIVERS BENCH_IO_MB BENCH_IO_SECS \
 	BENCH_IO_ENGINES BENCH_IO_DRIVERS BENCH_IOWB_DRIVERS BENCH_IOWB_TRACE \
-	BENCH_UL_BIO_KNOB TIMEOUT BENCH_TIMEOUT OUT VM_RUN_ARGS ZRAM_KO \
+	BENCH_IOWB_LBS BENCH_UL_BIO_KNOB TIMEOUT BENCH_TIMEOUT OUT VM_RUN_ARGS ZRAM_KO \
 	-- "${args[@]}"
 stock_as_ours=${BENCH_STOCK_AS_OURS:-0}
 if [ "${BENCH_QUICK:-0}" = 1 ]; then
@@ -80,7 +84,7 @@ fi
 : "${BENCH_BITMAPS:=fresh fragmented random}"
 : "${BENCH_VIRTIO_BITMAPS:=fresh}" "${BENCH_DEVBW_SECS:=5}"
 : "${BENCH_DRIVERS:=stock ours-upstream-like ours ours-packed}"
-: "${BENCH_IOWB_DRIVERS:=ours ours-packed}"
+: "${BENCH_IOWB_DRIVERS:=ours ours-packed}" "${BENCH_IOWB_LBS:=4096 512}"
 : "${BENCH_IO_MB:=128}" "${BENCH_IO_SECS:=10}"
 : "${BENCH_IO_ENGINES:=io_uring psync}" "${BENCH_IO_DRIVERS:=stock ours}"
 : "${TIMEOUT:=${BENCH_TIMEOUT:-9000}}" "${BENCH_IOWB_TRACE:=0}"
@@ -118,7 +122,7 @@ envs=()
 for v in BENCH_MB BENCH_RUNS BENCH_SUITES BENCH_DEVICES BENCH_BITMAPS \
 	BENCH_VIRTIO_BITMAPS BENCH_DEVBW_SECS \
 	BENCH_DRIVERS BENCH_IO_MB BENCH_IO_SECS BENCH_IO_ENGINES \
-	BENCH_IO_DRIVERS BENCH_IOWB_DRIVERS BENCH_IOWB_TRACE; do
+	BENCH_IO_DRIVERS BENCH_IOWB_DRIVERS BENCH_IOWB_TRACE BENCH_IOWB_LBS; do
 	envs+=(--env "$v=${!v}")
 done
 # The guest loads a snapshot, so a rebuild during the run changes nothing.

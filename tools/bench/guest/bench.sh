@@ -23,7 +23,8 @@ shopt -s inherit_errexit
 # The defaults live in tools/bench/run.sh, which passes every setting.
 for v in BENCH_SUITES BENCH_MB BENCH_RUNS BENCH_DEVICES BENCH_BITMAPS \
 	BENCH_VIRTIO_BITMAPS BENCH_DEVBW_SECS BENCH_DRIVERS BENCH_IO_MB \
-	BENCH_IO_SECS BENCH_IO_ENGINES BENCH_IO_DRIVERS BENCH_IOWB_DRIVERS; do
+	BENCH_IO_SECS BENCH_IO_ENGINES BENCH_IO_DRIVERS BENCH_IOWB_DRIVERS \
+	BENCH_IOWB_LBS; do
 	[ -n "${!v:-}" ] || die "$v is not set (start the bench with tools/bench/run.sh)"
 done
 

@@ -8,14 +8,15 @@
 # Sourced by bench.sh after lib.sh. fio JSON goes to
 # $out/io/DRIVER-ENGINE-RW-RUN.json (parsed on the host).
 
-# Usage: io_fio DRIVER ENGINE RW RUN (RW randreadwb: randread, named apart)
+# Usage: io_fio DRIVER ENGINE RW RUN (RW randreadwb, randreadwb512:
+# randread, named apart)
 io_fio() {
 	local drv=$1 engine=$2 rw=$3 run=$4 qd=16
 
 	[ "$engine" = psync ] && qd=1
 	need_blockdev /dev/zram0
 	fio --name="io-$drv-$engine-$rw" --filename=/dev/zram0 \
-		--ioengine="$engine" --rw="${rw%wb}" --bs=4k --iodepth="$qd" \
+		--ioengine="$engine" --rw="${rw%%wb*}" --bs=4k --iodepth="$qd" \
 		--numjobs=2 --group_reporting --direct=1 --time_based \
 		--runtime="$BENCH_IO_SECS" --size="${BENCH_IO_MB}M" \
 		"${fio_data[@]}" --slat_percentiles=1 --output-format=json \
@@ -67,9 +68,9 @@ iowb_trace_start() {
 	iowb_bd_reads=$(bd_reads)
 }
 
-# Usage: iowb_trace_report DRIVER RUN; records to $out/iowb-trace.txt
+# Usage: iowb_trace_report DRIVER RW RUN; records to $out/iowb-trace.txt
 iowb_trace_report() {
-	local json=$out/io/$1-io_uring-randreadwb-$2.json reads blocks punts
+	local json=$out/io/$1-io_uring-$2-$3.json reads blocks punts
 
 	set_knob "$trace/tracing_on" 0
 	set_knob "$punt_event/enable" 0
@@ -78,9 +79,9 @@ iowb_trace_report() {
 	# the "read" section comes first in fio's JSON
 	reads=$(awk -F: '/"total_ios"/ { gsub(/[ ,]/, "", $2); print $2; exit }' "$json")
 	[ "${reads:-0}" -gt 0 ] || die "no reads in $json"
-	record iowb-trace.txt "driver=$1 run=$2 reads=$reads bd_reads=$blocks" \
-		"iowq_punts=$punts"
-	say "iowb $1 run $2: $reads reads, $blocks blocks read" \
+	record iowb-trace.txt "driver=$1 rw=$2 run=$3 reads=$reads" \
+		"bd_reads=$blocks iowq_punts=$punts"
+	say "iowb $1 $2 run $3: $reads reads, $blocks blocks read" \
 		"($(per_read "$blocks" "$reads") per read), $punts handed to" \
 		"io-wq ($(per_read "$punts" "$reads") per read)"
 }
@@ -92,15 +93,19 @@ per_read() {
 
 # Suite "iowb": 4 KiB random reads of data on the backing device: zram0
 # filled with the benchmark data, all of it written back to a flash-model
-# null_blk (as in suite writeback), caches dropped, then fio io_uring
-# randread (iodepth 16, 2 jobs). ours reads each slot's block into the
-# page; ours-packed reads the block(s) of its object and decompresses.
-# Records io/DRIVER-io_uring-randreadwb-RUN.json.
+# null_blk (as in suite writeback) with logical blocks of LBS bytes,
+# caches dropped, then fio io_uring randread (iodepth 16, 2 jobs). ours
+# reads each slot's block into the page; ours-packed reads the sectors of
+# the block(s) holding its object and decompresses. Records
+# io/DRIVER-io_uring-randreadwb-RUN.json (LBS 4096) or
+# io/DRIVER-io_uring-randreadwbLBS-RUN.json.
+# Usage: iowb_case DRIVER RUN LBS
 iowb_case() {
-	local drv=$1 run=$2 mb=$((BENCH_IO_MB + 1))
+	local drv=$1 run=$2 lbs=$3 mb=$((BENCH_IO_MB + 1)) rw=randreadwb
 
+	[ "$lbs" = 4096 ] || rw=randreadwb$lbs
 	load_driver "$drv"
-	nullb_create nullb_iowb 100000 400 "$mb"
+	nullb_create nullb_iowb 100000 400 "$mb" "$lbs"
 	set_knob "$zsys/backing_dev" /dev/nullb_iowb
 	set_strategy_early "$drv"
 	set_knob "$zsys/disksize" "${BENCH_IO_MB}M"
@@ -109,23 +114,25 @@ iowb_case() {
 	echo idle >"$zsys/writeback" || die "writeback failed"
 	sync
 	echo 3 >/proc/sys/vm/drop_caches
-	say "iowb $drv run $run: bd_stat $(bd_stat)"
+	say "iowb $drv $rw run $run: bd_stat $(bd_stat)"
 	[ "$BENCH_IOWB_TRACE" = 0 ] || iowb_trace_start
-	io_fio "$drv" io_uring randreadwb "$run"
-	[ "$BENCH_IOWB_TRACE" = 0 ] || iowb_trace_report "$drv" "$run"
-	say "iowb $drv io_uring randread run $run done"
+	io_fio "$drv" io_uring "$rw" "$run"
+	[ "$BENCH_IOWB_TRACE" = 0 ] || iowb_trace_report "$drv" "$rw" "$run"
+	say "iowb $drv io_uring $rw run $run done"
 	unload_driver
 	nullb_remove nullb_iowb
 }
 
 suite_iowb() {
-	local run drv
+	local run drv lbs
 
 	mkdir -p "$out/io"
 	for run in $(seq 1 "$BENCH_RUNS"); do
-		# shellcheck disable=SC2086 # a list of words
-		for drv in $(rotate_words $((run - 1)) $BENCH_IOWB_DRIVERS); do
-			iowb_case "$drv" "$run"
+		for lbs in $BENCH_IOWB_LBS; do
+			# shellcheck disable=SC2086 # a list of words
+			for drv in $(rotate_words $((run - 1)) $BENCH_IOWB_DRIVERS); do
+				iowb_case "$drv" "$run" "$lbs"
+			done
 		done
 	done
 }

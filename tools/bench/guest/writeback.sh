@@ -10,10 +10,11 @@
 
 # A memory-backed null_blk disk /dev/NAME completing from a timer, made
 # through configfs by zram_sys.sh.
-# Usage: nullb_create NAME COMPLETION_NSEC MBPS SIZE_MB
+# Usage: nullb_create NAME COMPLETION_NSEC MBPS SIZE_MB [LOGICAL_BLOCK_BYTES]
 nullb_create() {
 	zram_nullb_load || die "cannot load null_blk"
-	zram_nullb_create "$1" "$4" irqmode=2 "completion_nsec=$2" "mbps=$3" ||
+	zram_nullb_create "$1" "$4" "blocksize=${5:-4096}" irqmode=2 \
+		"completion_nsec=$2" "mbps=$3" ||
 		die "cannot create null_blk $1"
 }
 
