@@ -23,6 +23,18 @@ zram_wb_attach() {
 	fi
 }
 
+# zram_packed_attach DEV SIZE: a fresh zram device (zram_add) with
+# compressed_writeback on, DEV as its backing device, initialized to SIZE;
+# skips the test when the driver has no writeback or no packing.
+zram_packed_attach() {
+	zram_add || ktap_skip_all "cannot hot_add a zram device"
+	zram_require_writeback
+	zram_require_packed
+	echo 1 >"$ZRAM_SYS/compressed_writeback"
+	echo "$1" >"$ZRAM_SYS/backing_dev" || ktap_bail "cannot set backing_dev $1"
+	zram_init "$2" || ktap_bail "cannot set disksize $2"
+}
+
 # zram_wb_device: the prologue of a writeback test up to its backing
 # device: root, the module, null_blk, and a fresh zram device (zram_add)
 # whose driver has writeback; skips the test when one is missing.

@@ -24,13 +24,7 @@ for mode in "${modes[@]}"; do
 	[ "$mode" = 2 ] && nullb_opts+=(completion_nsec=20000)
 	zram_nullb 16 "${nullb_opts[@]}" ||
 		ktap_skip_all "cannot create a null_blk with irqmode=$mode"
-	zram_add || ktap_skip_all "cannot hot_add a zram device"
-	zram_require_writeback
-	zram_require_packed
-	echo 1 >"$ZRAM_SYS/compressed_writeback"
-	echo "$NULLB" >"$ZRAM_SYS/backing_dev" ||
-		ktap_bail "cannot set backing_dev $NULLB"
-	zram_init 16M || ktap_bail "cannot set disksize"
+	zram_packed_attach "$NULLB" 16M
 	sum=$(zram_wb_fill_kinds) || ktap_bail "cannot fill pages 0-71"
 	zram_pv_job "$ZRAM_DEV" pk 512k 512k --buffer_compress_percentage=50 \
 		--refill_buffers --buffer_compress_chunk=4k ||

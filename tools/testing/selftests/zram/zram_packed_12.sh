@@ -57,13 +57,7 @@ holes() {
 	# 1 MiB: 256 blocks, block 0 unused
 	zram_nullb 1 "blocksize=$lbs" irqmode=2 completion_nsec=20000 ||
 		ktap_skip_all "cannot create a null_blk with timer completions"
-	zram_add || ktap_skip_all "cannot hot_add a zram device"
-	zram_require_writeback
-	zram_require_packed
-	echo 1 >"$ZRAM_SYS/compressed_writeback"
-	echo "$NULLB" >"$ZRAM_SYS/backing_dev" ||
-		ktap_bail "cannot set backing_dev $NULLB"
-	zram_init 16M || ktap_bail "cannot set disksize"
+	zram_packed_attach "$NULLB" 16M
 	zram_fill_pages "$ZRAM_DEV" 0 "$full" random
 	echo all >"$ZRAM_SYS/idle"
 	echo idle >"$ZRAM_SYS/writeback"
