@@ -400,6 +400,17 @@ static void zram_bdev_read_unpin(struct zram *zram, int pin)
 
 static void zram_bdev_read_end_io(struct bio *bio);
 
+/* A read of the whole page in @block into @page. */
+static struct zram_bdev_part zram_bdev_page_part(struct page *page,
+						 unsigned long block)
+{
+	return (struct zram_bdev_part) {
+		.page = page,
+		.len = PAGE_SIZE,
+		.sector = zram_bdev_block_sector(block),
+	};
+}
+
 /* Points a new or reset chained read at its sectors and page. */
 static void zram_bdev_rbio_prep(struct zram_bdev_rbio *rbio)
 {
@@ -493,11 +504,7 @@ static int zram_bdev_read_async(struct zram *zram, struct page *page,
 	rbio->zram = zram;
 	rbio->parent = parent;
 	rbio->pread = NULL;
-	rbio->part = (struct zram_bdev_part) {
-		.page = page,
-		.len = PAGE_SIZE,
-		.sector = zram_bdev_block_sector(block),
-	};
+	rbio->part = zram_bdev_page_part(page, block);
 	rbio->pin = pin;
 	INIT_WORK(&rbio->retry, zram_bdev_read_retry_fn);
 	zram_bdev_rbio_prep(rbio);
@@ -634,11 +641,11 @@ static void zram_bdev_pbuf_part(const struct zram_bdev_loc *loc,
 			  (sp->start >> SECTOR_SHIFT);
 	unsigned int at = 0, len = sp->end - sp->start;
 
-	if (zram_bdev_loc_bios(loc) == 2 && i == 0) {
-		len = PAGE_SIZE - sp->start;
-	} else if (zram_bdev_loc_bios(loc) == 2) {
+	if (zram_bdev_loc_bios(loc) == 2)
+		len = i ? sp->end - PAGE_SIZE : PAGE_SIZE - sp->start;
+	/* Only a read of two bios has a bio 1: the second block's share. */
+	if (i) {
 		at = PAGE_SIZE - sp->start;
-		len = sp->end - PAGE_SIZE;
 		sector = zram_bdev_block_sector(loc->next);
 	}
 	part->page = virt_to_page(buf + at);
@@ -760,11 +767,7 @@ out_unpin:
 static int zram_bdev_read_page_sync(struct zram *zram, struct page *page,
 				    unsigned long block)
 {
-	struct zram_bdev_part part = {
-		.page = page,
-		.len = PAGE_SIZE,
-		.sector = zram_bdev_block_sector(block),
-	};
+	struct zram_bdev_part part = zram_bdev_page_part(page, block);
 
 	return zram_bdev_read_sync(zram, &part);
 }
