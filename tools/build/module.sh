@@ -46,7 +46,14 @@ debug)
 	kdir=$(sed -n 's/^KROOT=//p' <<<"$out")/lib/modules/$kver/build
 	mdir=$top/.cache/kdebug/zram
 	log=$top/.cache/kdebug/module-build.log
-	mkdir -p "$mdir"
+	# kbuild sees no change when the same sources meet another debug
+	# kernel (a new config fragment): build afresh when the kernel is not
+	# the one the objects were built against
+	if [ "$(cat "$mdir/.kdir" 2>/dev/null)" != "$kdir" ]; then
+		rm -rf "$mdir"
+		mkdir -p "$mdir"
+		echo "$kdir" >"$mdir/.kdir"
+	fi
 	rsync -a --delete --include='*.[ch]' --include=Makefile --include=Kbuild \
 		--exclude='*' "$src/" "$mdir/"
 	;;
