@@ -8,12 +8,19 @@
 # ours built against it, and the main job on ours. After every test
 # run_all.sh scans dmesg and kmemleak; the main job's boot is scanned
 # whole. A kernel report fails the test on ours; on stock it is printed
-# as stock's. Prints both summaries and "debug kernel: splats on ours: N".
-# Exit status 0 when every run passed and N is 0.
+# as stock's. Prints every lane's summary and "debug kernel: splats on
+# ours: N". Exit status 0 when every run passed and N is 0.
+#
+# Each driver's suite is split over SHARDS VMs (lanes) side by side: test
+# i of the list runs in lane i mod SHARDS, each lane in its own boot with
+# its own module load, dmesg and kmemleak scans. make check runs ours only,
+# in two lanes, so that both host cores stay busy to the end; stock's
+# suite on this kernel is make check-debug ZRAM="stock ours".
 #
 # Usage: tools/testing/vm/check-debug.sh [NAME=VALUE...]
 #   Options, in the environment or as arguments (README.md, "Options"):
 #   ZRAM="stock ours"     the selftest runs (default both)
+#   SHARDS=N              lanes (VMs) per driver's suite (default 1)
 #   TESTS="zram_x.sh ..." only these selftests
 #   TEST_TIMEOUT=SECONDS  per selftest (default 1800)
 #   TIMEOUT=SECONDS       per VM boot (default 7200)
@@ -25,7 +32,8 @@
 #   CHECK_DEBUG_TEST_TIMEOUT and CHECK_DEBUG_VM_TIMEOUT still work in the
 #   environment.
 # Results: OUT/<driver>/ (console.log, dmesg.txt, reports.txt, splats/
-# with each report's dmesg) and OUT/main-<driver>/
+# with each report's dmesg; OUT/<driver>.<lane>/ when SHARDS > 1) and
+# OUT/main-<driver>/
 # The io_uring verify cycles (zram_nowait_05, zram_packed_03) run 16M each
 # here instead of 48M (ZRAM_URING_SIZE): the debug kernel is there to
 # catch locking and memory faults, which do not need the volume, and
@@ -37,13 +45,21 @@ set -uo pipefail
 # shellcheck source=lib.sh
 . "$(dirname "$0")/lib.sh"
 
-vm_options ZRAM TESTS TEST_TIMEOUT TIMEOUT OUT CHECK_DEBUG_MAIN \
+vm_options ZRAM TESTS SHARDS TEST_TIMEOUT TIMEOUT OUT CHECK_DEBUG_MAIN \
 	ZRAM_KMEMLEAK_EACH -- "$@"
 export ZRAM_KERNEL=debug
 results=${OUT:-$results_dir/check-debug}
 main_drivers=${CHECK_DEBUG_MAIN:-ours}
 read -r -a tests <<<"${TESTS:-${CHECK_DEBUG_TESTS:-}}"
 read -r -a drivers <<<"${ZRAM:-${CHECK_DEBUG_DRIVERS:-stock ours}}"
+shards=${SHARDS:-1}
+[[ $shards =~ ^[1-9][0-9]*$ ]] || vm_die "SHARDS must be a positive number"
+# the whole suite, as run_all.sh lists it, when no TESTS are named
+[ "${#tests[@]}" -gt 0 ] ||
+	mapfile -t tests < <(sed -n 's/^[[:space:]]*\(zram_[a-z]*_[0-9]*\.sh\).*/\1/p' \
+		"$repo_dir/tools/testing/selftests/zram/Makefile")
+[ "${#tests[@]}" -gt 0 ] || vm_die "no selftests in the Makefile"
+[ "$shards" -le "${#tests[@]}" ] || shards=${#tests[@]}
 test_timeout=${TEST_TIMEOUT:-${CHECK_DEBUG_TEST_TIMEOUT:-1800}}
 vm_timeout=${TIMEOUT:-${CHECK_DEBUG_VM_TIMEOUT:-7200}}
 case $main_drivers in
@@ -67,11 +83,22 @@ canary=$("$repo_dir/tools/kernel/build-kmemleak-test.sh" | tail -1) ||
 	vm_die "cannot build the kmemleak canary module"
 canary=/repo/${canary#"$repo_dir"/}
 
-# run_suite DRIVER: the kselftest suite on DRIVER in one boot, results in
-# $results/DRIVER (exit status in its suite-rc, wall seconds in suite-secs).
-run_suite() {
-	local driver=$1 out=$results/$1 start
+# lane_tests K: the tests of lane K (0 .. shards - 1), one per line
+lane_tests() {
+	local i
 
+	for ((i = $1; i < ${#tests[@]}; i += shards)); do
+		echo "${tests[i]}"
+	done
+}
+
+# run_suite DRIVER LANE K: the tests of lane K on DRIVER in one boot,
+# results in $results/LANE (exit status in its suite-rc, wall seconds in
+# suite-secs).
+run_suite() {
+	local driver=$1 out=$results/$2 start lane_list=()
+
+	mapfile -t lane_list < <(lane_tests "$3")
 	start=$(date +%s)
 	"$vm_dir/run.sh" --quiet --out "$out" --timeout "$vm_timeout" \
 		--env ZRAM_SPLAT_DIR=/out/splats --env "ZRAM_TEST_TIMEOUT=$test_timeout" \
@@ -80,7 +107,7 @@ run_suite() {
 		--env ZRAM_URING_SIZE=16M \
 		--env ZRAM_UPSTREAM_DIR=/repo/.cache/linux-source/tools/testing/selftests/zram \
 		-- /repo/tools/testing/vm/guest/from-tmpfs.sh \
-		/repo/tools/testing/selftests/zram/run_all.sh "$driver" "${tests[@]}" \
+		/repo/tools/testing/selftests/zram/run_all.sh "$driver" "${lane_list[@]}" \
 		>"$out/run.log" 2>&1
 	echo $? >"$out/suite-rc"
 	echo $(($(date +%s) - start)) >"$out/suite-secs"
@@ -103,28 +130,35 @@ run_main() {
 
 rc=0
 summaries=()
+lanes=()
 declare -A splats times
-# the drivers' suites run side by side: each VM mostly keeps one host CPU busy
+# every lane of every driver side by side, one VM each
 for driver in "${drivers[@]}"; do
-	rm -rf "${results:?}/$driver"
-	mkdir -p "$results/$driver"
-	log "$driver: kselftests on the debug kernel (log: $results/$driver/run.log)"
-	run_suite "$driver" &
+	for ((k = 0; k < shards; k++)); do
+		lane=$driver
+		[ "$shards" = 1 ] || lane=$driver.$k
+		lanes+=("$lane")
+		rm -rf "${results:?}/$lane"
+		mkdir -p "$results/$lane"
+		log "$lane: kselftests on the debug kernel (log: $results/$lane/run.log)"
+		run_suite "$driver" "$lane" "$k" &
+	done
 done
-# The main jobs start once the first suite is done (stock's is the
-# shorter), beside the suite still running, so two VMs keep running.
-[ "${#drivers[@]}" = 0 ] || wait -n
+# The main jobs start once the first lane is done, beside the lanes still
+# running.
+[ "${#lanes[@]}" = 0 ] || wait -n
 for driver in "${main_drivers[@]}"; do
 	run_main "$driver"
 done
 wait
 
-for driver in "${drivers[@]}"; do
-	out=$results/$driver
+for lane in "${lanes[@]}"; do
+	driver=${lane%%.*}
+	out=$results/$lane
 	run_rc=$(cat "$out/suite-rc")
-	times[$driver]=$(cat "$out/suite-secs")
+	times[$lane]=$(cat "$out/suite-secs")
 	grep -a -E '^(not )?ok [0-9]+ selftests|^# run_all: ' "$out/console.log" |
-		sed "s/^/[$driver] /"
+		sed "s/^/[$lane] /"
 	summary=$(grep -a -o 'zram selftests:.*' "$out/console.log" | tail -1)
 	reports=$(grep -a -o 'zram kernel reports on .*' "$out/console.log" | tail -1)
 	if [ -z "$summary" ] || [ -z "$reports" ]; then
@@ -136,8 +170,8 @@ for driver in "${drivers[@]}"; do
 	# reports outside the tests (boot, between tests) count too
 	n=$(sed -E -n 's/^zram kernel reports on [a-z]+: ([0-9]+).*/\1/p' <<<"$reports")
 	boot=$(vm_reports "$out")
-	splats[$driver]=$((${n:-0}))
-	summaries+=("$driver: $summary; ${reports:-no report count}; whole boot: $boot report(s), ${times[$driver]} s")
+	splats[$driver]=$((${splats[$driver]:-0} + ${n:-0}))
+	summaries+=("$lane: $summary; ${reports:-no report count}; whole boot: $boot report(s), ${times[$lane]} s")
 done
 
 for driver in "${main_drivers[@]}"; do
