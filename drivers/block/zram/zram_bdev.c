@@ -11,6 +11,8 @@
 #include <linux/bio.h>
 #include <linux/blkdev.h>
 #include <linux/fs.h>
+#include <linux/llist.h>
+#include <linux/percpu.h>
 #include <linux/slab.h>
 #include <linux/srcu.h>
 #include <linux/string.h>
@@ -74,8 +76,8 @@ struct zram_bdev_rbio {
  * @remaining: reads into @buf not yet completed (one or two)
  * @status: an error of one of them, else 0
  * @pin: srcu_down_read() index, released when done
- * @work: runs zram_bdev_pread_fn() in softirq when the last read
- *	completed in hard irq context or with interrupts off
+ * @node: on a CPU's zram_bdev_pdone list when the last read completed in
+ *	hard irq context or with interrupts off
  */
 struct zram_bdev_pread {
 	struct zram *zram;
@@ -88,8 +90,25 @@ struct zram_bdev_pread {
 	atomic_t remaining;
 	blk_status_t status;
 	int pin;
+	struct llist_node node;
+};
+
+/**
+ * struct zram_bdev_pdone - packed reads a CPU finishes in its softirq
+ * @list: reads whose last bio completed in hard irq context or with
+ *	interrupts off on this CPU; added to there, emptied by @work
+ * @work: zram_bdev_pdone_fn() on zram_bdev_decomp_wq, queued when @list
+ *	goes from empty to not empty
+ *
+ * A device that completes several reads in one interrupt (or one timer)
+ * has them all finished by one softirq pass, not one work item each.
+ */
+struct zram_bdev_pdone {
+	struct llist_head list;
 	struct work_struct work;
 };
+
+static DEFINE_PER_CPU(struct zram_bdev_pdone, zram_bdev_pdone);
 
 /*
  * Issues again, blocking, the chained reads that a backing device refused
@@ -100,7 +119,7 @@ static struct workqueue_struct *zram_bdev_read_wq;
 
 /*
  * Decompresses packed objects whose reads completed in hard irq context or
- * with interrupts off (zram_bdev_pread_fn()). A BH workqueue: the work
+ * with interrupts off (zram_bdev_pdone_fn()). A BH workqueue: the work
  * runs in softirq on the CPU that took the completion as the interrupt
  * returns, with no task switch, as the read's latency is the work's. It
  * needs no rescuer to complete zram bios under memory pressure: it never
@@ -543,11 +562,34 @@ static void zram_bdev_pread_done(struct zram_bdev_pread *pr)
 	bio_endio(parent);
 }
 
-/* zram_bdev_decomp_wq work (softirq): finishes a packed read. */
-static void zram_bdev_pread_fn(struct work_struct *work)
+/*
+ * zram_bdev_decomp_wq work (softirq): finishes the packed reads on one
+ * CPU's list, oldest first. The list is found from @work, not from the CPU
+ * it runs on: the BH work of a CPU that went offline runs on another one.
+ */
+static void zram_bdev_pdone_fn(struct work_struct *work)
 {
-	zram_bdev_pread_done(container_of(work, struct zram_bdev_pread,
-					  work));
+	struct zram_bdev_pdone *pd = container_of(work, struct zram_bdev_pdone,
+						  work);
+	struct llist_node *first = llist_reverse_order(llist_del_all(&pd->list));
+	struct zram_bdev_pread *pr, *next;
+
+	llist_for_each_entry_safe(pr, next, first, node)
+		zram_bdev_pread_done(pr);
+}
+
+/*
+ * Hands @pr to this CPU's softirq. Hard irq context or interrupts off, so
+ * the CPU cannot change; the work is queued only by the add that finds the
+ * list empty, and a pass that already emptied it is queued again.
+ */
+static void zram_bdev_pread_defer(struct zram_bdev_pread *pr)
+{
+	struct zram_bdev_pdone *pd = this_cpu_ptr(&zram_bdev_pdone);
+
+	if (llist_add(&pr->node, &pd->list))
+		queue_work_on(smp_processor_id(), zram_bdev_decomp_wq,
+			      &pd->work);
 }
 
 /*
@@ -568,7 +610,7 @@ static void zram_bdev_pread_end(struct zram_bdev_pread *pr,
 	if (!in_hardirq() && !irqs_disabled())
 		zram_bdev_pread_done(pr);
 	else
-		queue_work(zram_bdev_decomp_wq, &pr->work);
+		zram_bdev_pread_defer(pr);
 }
 
 /* Bios a read of @loc takes: one, or two when its blocks are apart. */
@@ -738,7 +780,6 @@ static int zram_bdev_read_packed_async(struct zram *zram, struct page *page,
 	pr->status = BLK_STS_OK;
 	pr->pin = pin;
 	atomic_set(&pr->remaining, nr);
-	INIT_WORK(&pr->work, zram_bdev_pread_fn);
 	bio_inc_remaining(parent);
 	/* The pin now belongs to @pr: zram_bdev_pread_done() drops it. */
 	__release(&zram->backing.read_srcu);
@@ -886,6 +927,14 @@ int zram_bdev_read(struct zram *zram, struct page *page,
  */
 int zram_bdev_module_init(void)
 {
+	unsigned int cpu;
+
+	for_each_possible_cpu(cpu) {
+		struct zram_bdev_pdone *pd = per_cpu_ptr(&zram_bdev_pdone, cpu);
+
+		init_llist_head(&pd->list);
+		INIT_WORK(&pd->work, zram_bdev_pdone_fn);
+	}
 	zram_bdev_read_wq = alloc_workqueue("zram_bdev_read",
 					    WQ_UNBOUND | WQ_MEM_RECLAIM, 0);
 	if (!zram_bdev_read_wq)
