@@ -37,7 +37,8 @@ LEGEND = [
     "setup_wb_s: untimed writeback of 2x the data + 1 MiB that fragments the "
     "bitmap (setup_discarded: pages it left in RAM, discarded);",
     "io: fio 4 KiB, O_DIRECT, 2 jobs, io_uring qd16 / psync "
-    "(psync has no slat);",
+    "(psync has no slat); iops_run_ratio: median [min-max] of each run's "
+    "own ratio (the drivers of a run share its boot);",
     "ours-packed: ours with compressed_writeback (objects packed into "
     "blocks); its fragmented setup writes incompressible data;",
     "io randreadwb: io_uring randread of data written back to a "
@@ -136,13 +137,31 @@ def io_records(raw):
     for name in sorted(os.listdir(iodir)):
         if not name.endswith(".json"):
             continue
-        drv, engine, rw, _run = name[:-5].rsplit("-", 3)
+        drv, engine, rw, run = name[:-5].rsplit("-", 3)
         job = load_fio(os.path.join(iodir, name))["jobs"][0]
         for m, v in io_values(job, rw).items():
-            runs.setdefault((engine, rw, drv, m), []).append(v)
-    return [median_record({"suite": "io", "engine": e, "rw": rw,
-                           "driver": drv, "metric": m}, v)
-            for (e, rw, drv, m), v in sorted(runs.items())]
+            runs.setdefault((engine, rw, drv, m), {})[run] = v
+    recs = []
+    for (e, rw, drv, m), by_run in sorted(runs.items()):
+        rec = median_record({"suite": "io", "engine": e, "rw": rw,
+                             "driver": drv, "metric": m},
+                            list(by_run.values()))
+        rec["by_run"] = by_run
+        recs.append(rec)
+    return recs
+
+
+def run_ratio(a, b):
+    """median [min-max] of a/b over the runs both have: the drivers of
+    one run share a boot, so its ratio is free of the run-to-run noise
+    that the ratio of medians carries"""
+    if a is None or b is None:
+        return "-"
+    q = sorted(a["by_run"][k] / b["by_run"][k] for k in a["by_run"]
+               if b["by_run"].get(k))
+    if not q:
+        return "-"
+    return "%.2fx [%.2f-%.2f]" % (statistics.median(q), q[0], q[-1])
 
 
 def fmt(v):
@@ -226,6 +245,10 @@ def io_table(recs):
             r = [idx.get((engine, rw, d, m)) for d in drivers]
             rows.append([m] + [cell(x) for x in r] +
                         [ratio(x, r[0]) for x in r[1:]])
+        r = [idx.get((engine, rw, d, "iops")) for d in drivers]
+        if len(r) > 1:
+            rows.append(["iops_run_ratio"] + ["" for _ in r] +
+                        [run_ratio(x, r[0]) for x in r[1:]])
         lines += table(head, rows)
     return lines
 
