@@ -54,11 +54,10 @@ read -r -a tests <<<"${TESTS:-${CHECK_DEBUG_TESTS:-}}"
 read -r -a drivers <<<"${ZRAM:-${CHECK_DEBUG_DRIVERS:-stock ours}}"
 shards=${SHARDS:-1}
 [[ $shards =~ ^[1-9][0-9]*$ ]] || vm_die "SHARDS must be a positive number"
-# the whole suite, as run_all.sh lists it, when no TESTS are named
-[ "${#tests[@]}" -gt 0 ] ||
-	mapfile -t tests < <(sed -n 's/^[[:space:]]*\(zram_[a-z]*_[0-9]*\.sh\).*/\1/p' \
-		"$repo_dir/tools/testing/selftests/zram/Makefile")
-[ "${#tests[@]}" -gt 0 ] || vm_die "no selftests in the Makefile"
+# the tests to split into lanes, as run_all.sh lists them (all of them
+# when no TESTS are named)
+mapfile -t tests < <("$repo_dir/tools/testing/selftests/zram/run_all.sh" --list "${tests[@]}")
+[ "${#tests[@]}" -gt 0 ] || vm_die "no selftests to run"
 [ "$shards" -le "${#tests[@]}" ] || shards=${#tests[@]}
 test_timeout=${TEST_TIMEOUT:-${CHECK_DEBUG_TEST_TIMEOUT:-1800}}
 vm_timeout=${TIMEOUT:-${CHECK_DEBUG_VM_TIMEOUT:-7200}}

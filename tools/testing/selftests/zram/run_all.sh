@@ -17,6 +17,7 @@
 # not failed.
 #
 # Usage: run_all.sh [stock|ours] [TEST...]
+#        run_all.sh --list [TEST...]  the tests it would run, one per line
 #   The driver may also come from ZRAM_DRIVER (default stock). "ours" loads
 #   $ZRAM_KO (default <repo>/drivers/block/zram/zram.ko). Without TEST
 #   arguments every test of the Makefile's TEST_PROGS runs.
@@ -37,6 +38,11 @@ here=$(cd "$(dirname "$0")" && pwd)
 root=$(cd "$here/../../../.." && pwd)
 # shellcheck source=zram_dmesg.sh
 . "$here/zram_dmesg.sh"
+list_only=0
+if [ "${1:-}" = --list ]; then
+	list_only=1
+	shift
+fi
 driver=${ZRAM_DRIVER:-stock}
 case ${1:-} in
 stock | ours) driver=$1; shift ;;
@@ -144,6 +150,10 @@ if [ $# -gt 0 ]; then
 else
 	mapfile -t tests < <(sed -n 's/^[[:space:]]*\(zram_[a-z]*_[0-9]*\.sh\).*/\1/p' \
 		"$here/Makefile")
+fi
+if [ "$list_only" = 1 ]; then
+	printf '%s\n' "${tests[@]}"
+	exit 0
 fi
 
 echo "TAP version 13"
