@@ -6,7 +6,9 @@
 # disk; fresh, fragmented and randomly fragmented bitmap), "io" (fio
 # 4 KiB random I/O) and "iowb" (fio 4 KiB random reads of written-back
 # data, ours vs ours-packed).
-# Prints a table and, on the last line, the path of the JSON results.
+# Prints a table and, on the last line, the path of the JSON results. The
+# table's last line counts the kernel reports (WARNING:, BUG:, ...) in the
+# VM's dmesg, which are printed above it.
 #
 # Usage: tools/bench/run.sh [NAME=VALUE...] [--stock-as-ours] [--quick]
 #   Options, in the environment or as arguments (as every VM job takes
@@ -151,6 +153,11 @@ start=$SECONDS
 	-- /repo/tools/bench/guest/bench.sh ||
 	die "the benchmark VM failed (console: $raw/console.log)"
 python3 "$repo/tools/bench/report.py" "$raw" "$json" "$txt"
+# A benchmark is no test, but a kernel report during one is never noise:
+# the table says how many the VM's dmesg holds, and they are printed.
+splats=$(splat_count "$raw/dmesg.txt" || true)
+echo "kernel reports in the bench VM's dmesg: $splats" >>"$txt"
+[ "$splats" = 0 ] || splat_reports "$raw/dmesg.txt" 200
 cat "$txt"
 echo "[bench] took $((SECONDS - start)) s; table: $txt"
 echo "$json"

@@ -47,3 +47,5 @@ for suite in $BENCH_SUITES; do
 	esac
 done
 say "all suites done"
+# The host counts the kernel reports in it (tools/bench/run.sh).
+dmesg >"$out/dmesg.txt"
