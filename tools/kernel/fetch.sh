@@ -2,8 +2,8 @@
 # SPDX-License-Identifier: GPL-2.0
 #
 # Fetch the newest Debian 6.12 kernel image, headers, kbuild and source
-# packages into a cache folder and extract them there, without installing
-# anything into the host's boot setup.
+# packages, all of one version, into a cache folder and extract them
+# there, without installing anything into the host's boot setup.
 #
 # Usage: tools/kernel/fetch.sh [CACHE_DIR]
 # Prints "KVER=<version>" on its last line. Re-runs reuse the cache.
@@ -25,45 +25,76 @@ ensure_apt_lists() {
 	fi
 }
 
-# Newest linux-image-6.12.N+deb12-amd64 (not -rt, not -dbg, not -unsigned).
+# The newest 6.12 ABI of the amd64 flavour (not -rt, not -cloud, not
+# -dbg). The signed image of an upload comes out after the rest of it
+# (linux-signed-amd64 is built from it), so the unsigned image counts too:
+# the same kernel and modules without signatures, which nothing here checks.
 pick_version() {
 	apt-cache pkgnames linux-image-6.12. |
-		grep -E '^linux-image-6\.12\.[0-9]+\+deb[0-9]+-amd64$' |
-		sed -e 's/^linux-image-//' -e 's/-amd64$//' | sort -V | tail -1
+		sed -n -E 's/^linux-image-(6\.12\.[0-9]+\+deb[0-9]+)-amd64(-unsigned)?$/\1/p' |
+		sort -uV | tail -1
 }
 
-download() {
-	local pkg=$1
+# The image package of ABI $1: the signed one once the archive has it.
+pick_image() {
+	local signed=linux-image-$1-amd64
 
-	if ls "$cache/debs/${pkg}_"*.deb >/dev/null 2>&1; then
-		return
+	if apt-cache pkgnames "$signed" | grep -qx -- "$signed"; then
+		echo "$signed"
+	else
+		echo "$signed-unsigned"
 	fi
-	log "downloading $pkg"
-	(cd "$cache/debs" && apt-get download -q "$pkg" >&2)
 }
 
-# Sets abi and kver to the newest 6.12 and downloads its packages.
+# The cached .deb of package $1 at version $2 (apt-get download's file
+# name, arch-specific or arch-independent), or nothing.
+deb_of() {
+	local f
+
+	for f in "$cache/debs/${1}_${2//:/%3a}_amd64.deb" \
+		"$cache/debs/${1}_${2//:/%3a}_all.deb"; do
+		[ ! -e "$f" ] || echo "$f"
+	done
+}
+
+# Downloads package $1 at version $2 unless it is cached.
+download() {
+	[ -z "$(deb_of "$1" "$2")" ] || return 0
+	log "downloading $1 $2"
+	(cd "$cache/debs" && apt-get download -q "$1=$2" >&2)
+}
+
+# Sets abi, kver, image and ver, and downloads the five packages, each at
+# the image's version: the archive may hold a newer source and headers
+# than the newest image (an upload whose signed image is not out yet, once
+# its ABI is not new), and they must all be one kernel.
 download_all() {
 	local pkg
 
 	abi=$(pick_version)
 	[ -n "$abi" ] || { log "no linux-image-6.12 package found"; return 1; }
 	kver=$abi-amd64
-	for pkg in "linux-image-$kver" "linux-headers-$kver" \
-		"linux-headers-$abi-common" "linux-kbuild-$abi" linux-source-6.12; do
-		download "$pkg" || return 1
+	image=$(pick_image "$abi")
+	ver=$(apt-cache show --no-all-versions "$image" | sed -n 's/^Version: //p')
+	[ -n "$ver" ] || { log "no version of $image found"; return 1; }
+	for pkg in "$image" "linux-headers-$kver" "linux-headers-$abi-common" \
+		"linux-kbuild-$abi" linux-source-6.12; do
+		download "$pkg" "$ver" || return 1
 	done
 }
 
+# Extracts package $1 (at version $ver, cached) into $2.
 extract() {
-	local pkg=$1 dest=$2
+	local pkg=$1 dest=$2 deb
 
 	if [ -e "$dest/.extracted-$pkg" ]; then
 		return
 	fi
-	log "extracting $pkg"
+	deb=$(deb_of "$pkg" "$ver")
+	[ -n "$deb" ] || { log "$pkg $ver is not in $cache/debs"; return 1; }
+	log "extracting $pkg $ver"
 	mkdir -p "$dest"
-	dpkg-deb -x "$cache/debs/${pkg}_"*.deb "$dest"
+	dpkg-deb -x "$deb" "$dest"
 	touch "$dest/.extracted-$pkg"
 }
 
@@ -101,7 +132,7 @@ if ! download_all; then
 fi
 root=$cache/root
 
-for pkg in "linux-image-$kver" "linux-headers-$kver" \
+for pkg in "$image" "linux-headers-$kver" \
 	"linux-headers-$abi-common" "linux-kbuild-$abi"; do
 	extract "$pkg" "$root"
 done
