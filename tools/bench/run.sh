@@ -8,7 +8,8 @@
 # data, ours vs ours-packed).
 # Prints a table and, on the last line, the path of the JSON results. The
 # table's last line counts the kernel reports (WARNING:, BUG:, ...) in the
-# VM's dmesg, which are printed above it.
+# VM's dmesg, which are printed above it; when the VM fails, those of its
+# console are counted and printed instead.
 #
 # Usage: tools/bench/run.sh [NAME=VALUE...] [--stock-as-ours] [--quick]
 #   Options, in the environment or as arguments (as every VM job takes
@@ -149,9 +150,15 @@ echo "[bench] BENCH_MB=$BENCH_MB BENCH_RUNS=$BENCH_RUNS" \
 	"stock-as-ours=$stock_as_ours; raw results in $raw"
 start=$SECONDS
 # shellcheck disable=SC2086 # VM_RUN_ARGS is a list of options
-"$repo/tools/testing/vm/run.sh" "${vm_args[@]}" "${envs[@]}" ${VM_RUN_ARGS:-} \
-	-- /repo/tools/bench/guest/bench.sh ||
+if ! "$repo/tools/testing/vm/run.sh" "${vm_args[@]}" "${envs[@]}" \
+	${VM_RUN_ARGS:-} -- /repo/tools/bench/guest/bench.sh; then
+	# A guest that died (a panic, say) saved no dmesg: its console has
+	# its last words.
+	splats=$(splat_count "$raw/console.log" 2>/dev/null || true)
+	echo "kernel reports on the bench VM's console: ${splats:-0}"
+	[ "${splats:-0}" = 0 ] || splat_reports "$raw/console.log" 200
 	die "the benchmark VM failed (console: $raw/console.log)"
+fi
 python3 "$repo/tools/bench/report.py" "$raw" "$json" "$txt"
 # A benchmark is no test, but a kernel report during one is never noise:
 # the table says how many the VM's dmesg holds, and they are printed.
