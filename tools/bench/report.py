@@ -6,7 +6,8 @@ a table.
 Usage: report.py RAW_DIR JSON_OUT TXT_OUT
 
 RAW_DIR holds params.txt, writeback.txt (key=value lines, one per run),
-devbw-DEVICE.json and io/DRIVER-ENGINE-RW-RUN.json (fio JSON output).
+devbw-DEVICE.json, io/DRIVER-ENGINE-RW-RUN.json (fio JSON output) and,
+for a profiled iowb suite, iowb-profile.txt (key=value lines).
 """
 
 import json
@@ -47,11 +48,35 @@ LEGEND = [
 ]
 PAGE = 4096
 MIB = 1 << 20
+# BENCH_IOWB_PROFILE: rows of the profile table, in order (symbol, title);
+# the idle loop gives the busy row, the others their time with callees
+PROF_IDLE = "pv_native_safe_halt"
+PROF_ROWS = [
+    ("__do_sys_io_uring_enter", "io_uring_enter (submission)"),
+    ("zram_submit_bio", "zram_submit_bio"),
+    ("zram_bdev_read", "zram_bdev_read (backing read issue)"),
+    ("null_queue_rq", "null_queue_rq (the device)"),
+    ("handle_softirqs", "softirq"),
+    ("zram_bdev_pdone_fn", "zram_bdev_pdone_fn (packed done)"),
+    ("zram_obj_decompress", "zram_obj_decompress"),
+    ("__kmalloc_noprof", "__kmalloc_noprof"),
+    ("kfree", "kfree"),
+    ("memset_orig", "memset_orig"),
+]
 
 
 def kv_line(line):
     """Split 'a=1 b=x' into a dict."""
     return dict(tok.split("=", 1) for tok in line.split() if "=" in tok)
+
+
+def kv_lines(path):
+    """The non-empty key=value lines of a file, as dicts."""
+    with open(path, encoding="utf-8") as f:
+        for line in f:
+            r = kv_line(line)
+            if r:
+                yield r
 
 
 def load_fio(path):
@@ -84,25 +109,20 @@ def writeback_records(raw, bw):
         return []
     runs = {}
     knobs = {}
-    with open(path, encoding="utf-8") as f:
-        for line in f:
-            r = kv_line(line)
-            if not r:
-                continue
-            knobs[r["driver"]] = {k: r.get(k, "-") for k in
-                                  ("wb_max_bio_pages",
-                                   "writeback_batch_size")}
-            wall = float(r["wall_s"])
-            vals = {k: float(r.get(k, 0)) for k in
-                    ("wall_s", "sys_s", "sys_all_s", "bd_writes",
-                     "setup_wb_s", "setup_discarded")}
-            vals["mbps"] = vals["bd_writes"] * PAGE / MIB / wall \
-                if wall > 0 else 0.0
-            if r["device"] in bw:
-                vals["pct_dev_bw"] = 100.0 * vals["mbps"] / bw[r["device"]]
-            key = (r["device"], r["bitmap"], r["driver"])
-            for m, v in vals.items():
-                runs.setdefault(key + (m,), []).append(v)
+    for r in kv_lines(path):
+        knobs[r["driver"]] = {k: r.get(k, "-") for k in
+                              ("wb_max_bio_pages", "writeback_batch_size")}
+        wall = float(r["wall_s"])
+        vals = {k: float(r.get(k, 0)) for k in
+                ("wall_s", "sys_s", "sys_all_s", "bd_writes",
+                 "setup_wb_s", "setup_discarded")}
+        vals["mbps"] = vals["bd_writes"] * PAGE / MIB / wall \
+            if wall > 0 else 0.0
+        if r["device"] in bw:
+            vals["pct_dev_bw"] = 100.0 * vals["mbps"] / bw[r["device"]]
+        key = (r["device"], r["bitmap"], r["driver"])
+        for m, v in vals.items():
+            runs.setdefault(key + (m,), []).append(v)
     recs = []
     for dev, mbps in sorted(bw.items()):
         recs.append(median_record({"suite": "writeback", "device": dev,
@@ -253,14 +273,60 @@ def io_table(recs):
     return lines
 
 
+def profile_shares(path):
+    """{(rw, driver, symbol): {run: percent}} from iowb-profile.txt: the
+    idle loop's own samples, every other symbol's with its callees"""
+    shares = {}
+    for r in kv_lines(path):
+        pct = r["self"] if r["sym"] == PROF_IDLE else r["children"]
+        shares.setdefault((r["rw"], r["driver"], r["sym"]),
+                          {})[r["run"]] = float(pct)
+    return shares
+
+
+def profile_table(raw, io, params):
+    """CPU time per read of suite iowb's profiled runs: a symbol's share of
+    the samples of all CPUs, times the CPUs, over the run's IOPS"""
+    path = os.path.join(raw, "iowb-profile.txt")
+    if not os.path.exists(path):
+        return []
+    shares = profile_shares(path)
+    iops = {(r["rw"], r["driver"]): r["by_run"] for r in io
+            if r["engine"] == "io_uring" and r["metric"] == "iops"}
+    cpus = int(params.get("cpus", 1))
+
+    def per_read(rw, drv, sym, busy=False):
+        got = shares.get((rw, drv, sym), {})
+        q = [(100.0 - v if busy else v) / 100.0 * cpus * 1e6 /
+             iops[(rw, drv)][run] for run, v in got.items()
+             if iops.get((rw, drv), {}).get(run)]
+        return "%.1f" % statistics.median(q) if q else "-"
+
+    lines = ["", "iowb profile (BENCH_IOWB_PROFILE=1: perf cpu-clock, all "
+             "CPUs; sampling costs IOPS): CPU microseconds per read, "
+             "median of the runs; a function's time includes its callees, and "
+             "what it was interrupted by: a softirq run on an interrupt's "
+             "exit counts in the row of what it interrupted too"]
+    for rw in sorted({k[0] for k in shares}):
+        drivers = [d for d in IO_DRIVERS
+                   if any(k[:2] == (rw, d) for k in shares)]
+        lines.append("")
+        lines.append("profile: io_uring %s" % rw)
+        rows = [["busy (all but idle)"] +
+                [per_read(rw, d, PROF_IDLE, True) for d in drivers]]
+        rows += [[title] + [per_read(rw, d, sym) for d in drivers]
+                 for sym, title in PROF_ROWS]
+        lines += table(["us per read"] + drivers, rows)
+    return lines
+
+
 def main():
     if len(sys.argv) != 4:
         sys.exit(__doc__)
     raw, json_out, txt_out = sys.argv[1:]
     params = {}
-    with open(os.path.join(raw, "params.txt"), encoding="utf-8") as f:
-        for line in f:
-            params.update(kv_line(line))
+    for r in kv_lines(os.path.join(raw, "params.txt")):
+        params.update(r)
     wb = writeback_records(raw, dev_bandwidth(raw))
     io = io_records(raw)
     for r in wb + io:
@@ -279,6 +345,7 @@ def main():
         lines.append("DEVELOPMENT RUN: \"ours\" is stock zram.ko "
                      "(--stock-as-ours)")
     lines += LEGEND + writeback_table(wb) + io_table(io)
+    lines += profile_table(raw, io, params)
     with open(txt_out, "w", encoding="utf-8") as f:
         f.write("\n".join(lines) + "\n")
 

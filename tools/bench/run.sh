@@ -45,6 +45,12 @@
 #   BENCH_IOWB_TRACE [0] 1: suite iowb also counts, per 4 KiB read, the
 #                    backing device blocks read and the reads io_uring
 #                    handed to its io-wq workers (refused with EAGAIN)
+#   BENCH_IOWB_PROFILE [0] 1: suite iowb also samples where the CPU time
+#                    of each fio run goes (perf, cpu-clock, call graphs;
+#                    installs linux-perf and bundles the host's perf for
+#                    the guest, tools/bench/perf-bundle.sh); the table gets
+#                    the median share of the driver's read path symbols.
+#                    Sampling costs IOPS: compare drivers within such a run
 #   BENCH_UL_BIO_KNOB    debugfs knob for one page per bio (auto-detected)
 #   TIMEOUT [9000]       seconds before the VM is killed (BENCH_TIMEOUT
 #                        is the older name)
@@ -74,7 +80,7 @@ vm_options BENCH_STOCK_AS_OURS BENCH_QUICK BENCH_MB BENCH_RUNS \
 	BENCH_DEVBW_SECS BENCH_SUITES BENCH_DEVICES BENCH_BITMAPS \
 	BENCH_VIRTIO_BITMAPS BENCH_DRIVERS BENCH_IO_MB BENCH_IO_SECS \
 	BENCH_IO_ENGINES BENCH_IO_DRIVERS BENCH_IOWB_DRIVERS BENCH_IOWB_TRACE \
-	BENCH_IOWB_LBS BENCH_UL_BIO_KNOB TIMEOUT BENCH_TIMEOUT OUT VM_RUN_ARGS ZRAM_KO \
+	BENCH_IOWB_LBS BENCH_IOWB_PROFILE BENCH_UL_BIO_KNOB TIMEOUT BENCH_TIMEOUT OUT VM_RUN_ARGS ZRAM_KO \
 	-- "${args[@]}"
 stock_as_ours=${BENCH_STOCK_AS_OURS:-0}
 if [ "${BENCH_QUICK:-0}" = 1 ]; then
@@ -91,6 +97,7 @@ fi
 : "${BENCH_IO_MB:=128}" "${BENCH_IO_SECS:=10}"
 : "${BENCH_IO_ENGINES:=io_uring psync}" "${BENCH_IO_DRIVERS:=stock ours}"
 : "${TIMEOUT:=${BENCH_TIMEOUT:-9000}}" "${BENCH_IOWB_TRACE:=0}"
+: "${BENCH_IOWB_PROFILE:=0}"
 ko=${ZRAM_KO:-$repo/drivers/block/zram/zram.ko}
 
 if [ "$stock_as_ours" = 0 ] && [ ! -e "$ko" ]; then
@@ -125,9 +132,15 @@ envs=()
 for v in BENCH_MB BENCH_RUNS BENCH_SUITES BENCH_DEVICES BENCH_BITMAPS \
 	BENCH_VIRTIO_BITMAPS BENCH_DEVBW_SECS \
 	BENCH_DRIVERS BENCH_IO_MB BENCH_IO_SECS BENCH_IO_ENGINES \
-	BENCH_IO_DRIVERS BENCH_IOWB_DRIVERS BENCH_IOWB_TRACE BENCH_IOWB_LBS; do
+	BENCH_IO_DRIVERS BENCH_IOWB_DRIVERS BENCH_IOWB_TRACE BENCH_IOWB_LBS \
+	BENCH_IOWB_PROFILE; do
 	envs+=(--env "$v=${!v}")
 done
+if [ "$BENCH_IOWB_PROFILE" != 0 ]; then
+	perf_dir=$("$repo/tools/bench/perf-bundle.sh") ||
+		die "cannot bundle perf for the guest"
+	envs+=(--env "BENCH_PERF_DIR=/repo/${perf_dir#"$repo"/}")
+fi
 # The guest loads a snapshot, so a rebuild during the run changes nothing.
 ko_rev=none
 if [ "$stock_as_ours" = 0 ]; then

@@ -9,13 +9,14 @@
 # $out/io/DRIVER-ENGINE-RW-RUN.json (parsed on the host).
 
 # Usage: io_fio DRIVER ENGINE RW RUN (RW randreadwb, randreadwb512:
-# randread, named apart)
+# randread, named apart); fio runs under the command of io_fio_wrap, if any
+io_fio_wrap=()
 io_fio() {
 	local drv=$1 engine=$2 rw=$3 run=$4 qd=16
 
 	[ "$engine" = psync ] && qd=1
 	need_blockdev /dev/zram0
-	fio --name="io-$drv-$engine-$rw" --filename=/dev/zram0 \
+	"${io_fio_wrap[@]}" fio --name="io-$drv-$engine-$rw" --filename=/dev/zram0 \
 		--ioengine="$engine" --rw="${rw%%wb*}" --bs=4k --iodepth="$qd" \
 		--numjobs=2 --group_reporting --direct=1 --time_based \
 		--runtime="$BENCH_IO_SECS" --size="${BENCH_IO_MB}M" \
@@ -91,6 +92,48 @@ per_read() {
 	awk -v a="$1" -v b="$2" 'BEGIN { printf "%.2f", a / b }'
 }
 
+# BENCH_IOWB_PROFILE=1: where the CPU time of one fio run goes, sampled
+# by perf (cpu-clock, every CPU, call graphs) from the bundle of the host's
+# perf that run.sh puts in $BENCH_PERF_DIR. Each symbol of iowb_prof_syms
+# that the samples hold gets its share with callees ("children") and
+# without ("self"), in percent of all samples, idle included.
+iowb_prof_syms="pv_native_safe_halt __do_sys_io_uring_enter zram_submit_bio
+zram_bdev_read null_queue_rq handle_softirqs zram_bdev_pdone_fn
+zram_obj_decompress __kmalloc_noprof kfree memset_orig"
+iowb_prof_data=/tmp/iowb-perf.data
+
+# Runs the host's perf from its bundle (its own loader and libraries).
+bench_perf() {
+	local dir=$BENCH_PERF_DIR
+
+	"$dir/lib/ld-linux-x86-64.so.2" --library-path "$dir/lib" \
+		"$dir/perf" "$@"
+}
+
+iowb_prof_start() {
+	[ -x "$BENCH_PERF_DIR/perf" ] ||
+		die "no perf bundle in '$BENCH_PERF_DIR' (start with tools/bench/run.sh)"
+	set_knob /proc/sys/kernel/kptr_restrict 0
+	set_knob /proc/sys/kernel/perf_event_paranoid -1
+	io_fio_wrap=(bench_perf record -q -a -g -e cpu-clock -F 1000
+		-o "$iowb_prof_data" --)
+}
+
+# Usage: iowb_prof_report DRIVER RW RUN; records to $out/iowb-profile.txt
+iowb_prof_report() {
+	io_fio_wrap=()
+	bench_perf report -i "$iowb_prof_data" --stdio --children \
+		--sort sym -g none 2>/dev/null |
+		awk -v head="driver=$1 rw=$2 run=$3" -v syms="$iowb_prof_syms" '
+		BEGIN { n = split(syms, s); for (i = 1; i <= n; i++) want[s[i]] = 1 }
+		$3 == "[k]" && ($4 in want) {
+			sub(/%/, "", $1); sub(/%/, "", $2)
+			print head, "sym=" $4, "children=" $1, "self=" $2
+		}' >>"$out/iowb-profile.txt" ||
+		die "perf report of $1 $2 run $3 failed"
+	rm -f "$iowb_prof_data"
+}
+
 # Suite "iowb": 4 KiB random reads of data on the backing device: zram0
 # filled with the benchmark data, all of it written back to a flash-model
 # null_blk (as in suite writeback) with logical blocks of LBS bytes,
@@ -116,7 +159,9 @@ iowb_case() {
 	echo 3 >/proc/sys/vm/drop_caches
 	say "iowb $drv $rw run $run: bd_stat $(bd_stat)"
 	[ "$BENCH_IOWB_TRACE" = 0 ] || iowb_trace_start
+	[ "$BENCH_IOWB_PROFILE" = 0 ] || iowb_prof_start
 	io_fio "$drv" io_uring "$rw" "$run"
+	[ "$BENCH_IOWB_PROFILE" = 0 ] || iowb_prof_report "$drv" "$rw" "$run"
 	[ "$BENCH_IOWB_TRACE" = 0 ] || iowb_trace_report "$drv" "$rw" "$run"
 	say "iowb $drv io_uring $rw run $run done"
 	unload_driver
