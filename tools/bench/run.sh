@@ -49,8 +49,9 @@
 #                    of each fio run goes (perf, cpu-clock, call graphs;
 #                    installs linux-perf and bundles the host's perf for
 #                    the guest, tools/bench/perf-bundle.sh); the table gets
-#                    the median share of the driver's read path symbols.
-#                    Sampling costs IOPS: compare drivers within such a run
+#                    the CPU microseconds per read of the read path's
+#                    functions, median of the runs. Sampling costs IOPS:
+#                    compare drivers within such a run
 #   BENCH_UL_BIO_KNOB    debugfs knob for one page per bio (auto-detected)
 #   TIMEOUT [9000]       seconds before the VM is killed (BENCH_TIMEOUT
 #                        is the older name)
@@ -80,7 +81,8 @@ vm_options BENCH_STOCK_AS_OURS BENCH_QUICK BENCH_MB BENCH_RUNS \
 	BENCH_DEVBW_SECS BENCH_SUITES BENCH_DEVICES BENCH_BITMAPS \
 	BENCH_VIRTIO_BITMAPS BENCH_DRIVERS BENCH_IO_MB BENCH_IO_SECS \
 	BENCH_IO_ENGINES BENCH_IO_DRIVERS BENCH_IOWB_DRIVERS BENCH_IOWB_TRACE \
-	BENCH_IOWB_LBS BENCH_IOWB_PROFILE BENCH_UL_BIO_KNOB TIMEOUT BENCH_TIMEOUT OUT VM_RUN_ARGS ZRAM_KO \
+	BENCH_IOWB_LBS BENCH_IOWB_PROFILE BENCH_UL_BIO_KNOB TIMEOUT \
+	BENCH_TIMEOUT OUT VM_RUN_ARGS ZRAM_KO \
 	-- "${args[@]}"
 stock_as_ours=${BENCH_STOCK_AS_OURS:-0}
 if [ "${BENCH_QUICK:-0}" = 1 ]; then

@@ -16,9 +16,9 @@ io_fio() {
 
 	[ "$engine" = psync ] && qd=1
 	need_blockdev /dev/zram0
-	"${io_fio_wrap[@]}" fio --name="io-$drv-$engine-$rw" --filename=/dev/zram0 \
-		--ioengine="$engine" --rw="${rw%%wb*}" --bs=4k --iodepth="$qd" \
-		--numjobs=2 --group_reporting --direct=1 --time_based \
+	"${io_fio_wrap[@]}" fio --name="io-$drv-$engine-$rw" \
+		--filename=/dev/zram0 --ioengine="$engine" --rw="${rw%%wb*}" \
+		--bs=4k --iodepth="$qd" --numjobs=2 --group_reporting --direct=1 --time_based \
 		--runtime="$BENCH_IO_SECS" --size="${BENCH_IO_MB}M" \
 		"${fio_data[@]}" --slat_percentiles=1 --output-format=json \
 		--output="$out/io/$drv-$engine-$rw-$run.json" ||
