@@ -13,23 +13,22 @@
 
 set -euo pipefail
 
-repo=$(cd "$(dirname "$0")/../.." && pwd)
-dir=$repo/.cache/perf
+# shellcheck source=../testing/vm/lib.sh
+. "$(dirname "$0")/../testing/vm/lib.sh"
+dir=$cache_dir/perf
 perf=/usr/bin/perf
 
-"$repo/tools/testing/vm/deps.sh" --only linux-perf="$perf" >&2
+"$vm_dir/deps.sh" --only linux-perf="$perf" >&2
 stamp=$(sha256sum "$perf" | cut -c1-16)
 if [ "$(cat "$dir/stamp" 2>/dev/null)" != "$stamp" ]; then
 	rm -rf "$dir"
 	mkdir -p "$dir/lib"
 	cp "$perf" "$dir/perf"
-	# the libraries ("name => path") and the loader (an absolute path)
-	ldd "$perf" | awk '$2 == "=>" && $3 ~ /^\// { print $3 }
-		$1 ~ /^\// { print $1 }' | while read -r lib; do
+	vm_libs_of "$perf" | while read -r lib; do
 		cp -L "$lib" "$dir/lib/"
 	done
 	[ -e "$dir/lib/ld-linux-x86-64.so.2" ] ||
-		{ echo "perf-bundle: ldd listed no loader for $perf" >&2; exit 1; }
+		vm_die "perf-bundle: ldd listed no loader for $perf"
 	echo "$stamp" >"$dir/stamp"
 fi
 echo "$dir"

@@ -19,6 +19,18 @@ results_dir=$cache_dir/results
 
 vm_log() { printf '[vm] %s\n' "$*" >&2; }
 vm_die() { printf '[vm] error: %s\n' "$*" >&2; exit 1; }
+# vm_libs_of PROGRAM...: the shared libraries each PROGRAM loads and the
+# dynamic loader, one absolute path per line, as ldd reports them (the
+# lines "name => path" and the loader's own absolute path).
+vm_libs_of() {
+	local path
+
+	for path in "$@"; do
+		ldd "$path" | awk '$2 == "=>" && $3 ~ /^\// { print $3 }
+			$1 ~ /^\// { print $1 }'
+	done
+}
+
 # vm_usage: the "# Usage:" paragraph of the running script; exits 2.
 vm_usage() { sed -n '/^# Usage:/,/^$/s/^# \{0,1\}//p' "$0" >&2; exit 2; }
 

@@ -94,7 +94,7 @@ busybox=$(readlink -f "$(command -v busybox)")
 mapfile -t libraries < <(
 	for path in "${program_paths[@]}" "${guest_srcs[@]}"; do
 		[ -x "$path" ] || continue
-		ldd "$path" | awk '$2 == "=>" && $3 ~ /^\// { print $3 } $1 ~ /^\// { print $1 }'
+		vm_libs_of "$path"
 	done | sort -u)
 
 # Everything the image is made from, for the up-to-date check.
