@@ -48,8 +48,9 @@ LEGEND = [
 ]
 PAGE = 4096
 MIB = 1 << 20
-# BENCH_IOWB_PROFILE: rows of the profile table, in order (symbol, title);
-# the idle loop gives the busy row, the others their time with callees
+# BENCH_IOWB_PROFILE: rows of the profile table, in order (symbol, title),
+# out of every kernel symbol the guest records; the idle loop gives the
+# busy row, the others their time with callees
 PROF_IDLE = "pv_native_safe_halt"
 PROF_ROWS = [
     ("__do_sys_io_uring_enter", "io_uring_enter (submission)"),

@@ -18,8 +18,8 @@ io_fio() {
 	need_blockdev /dev/zram0
 	"${io_fio_wrap[@]}" fio --name="io-$drv-$engine-$rw" \
 		--filename=/dev/zram0 --ioengine="$engine" --rw="${rw%%wb*}" \
-		--bs=4k --iodepth="$qd" --numjobs=2 --group_reporting --direct=1 --time_based \
-		--runtime="$BENCH_IO_SECS" --size="${BENCH_IO_MB}M" \
+		--bs=4k --iodepth="$qd" --numjobs=2 --group_reporting --direct=1 \
+		--time_based --runtime="$BENCH_IO_SECS" --size="${BENCH_IO_MB}M" \
 		"${fio_data[@]}" --slat_percentiles=1 --output-format=json \
 		--output="$out/io/$drv-$engine-$rw-$run.json" ||
 		die "fio $engine $rw on $drv failed"
@@ -94,12 +94,10 @@ per_read() {
 
 # BENCH_IOWB_PROFILE=1: where the CPU time of one fio run goes, sampled
 # by perf (cpu-clock, every CPU, call graphs) from the bundle of the host's
-# perf that run.sh puts in $BENCH_PERF_DIR. Each symbol of iowb_prof_syms
-# that the samples hold gets its share with callees ("children") and
-# without ("self"), in percent of all samples, idle included.
-iowb_prof_syms="pv_native_safe_halt __do_sys_io_uring_enter zram_submit_bio
-zram_bdev_read null_queue_rq handle_softirqs zram_bdev_pdone_fn
-zram_obj_decompress __kmalloc_noprof kfree memset_orig"
+# perf that run.sh puts in $BENCH_PERF_DIR. Every kernel symbol that the
+# samples hold gets its share with callees ("children") and without
+# ("self"), in percent of all samples, idle included; report.py picks the
+# ones its table shows.
 iowb_prof_data=/tmp/iowb-perf.data
 
 # Runs the host's perf from its bundle (its own loader and libraries).
@@ -124,9 +122,8 @@ iowb_prof_report() {
 	io_fio_wrap=()
 	bench_perf report -i "$iowb_prof_data" --stdio --children \
 		--sort sym -g none 2>/dev/null |
-		awk -v head="driver=$1 rw=$2 run=$3" -v syms="$iowb_prof_syms" '
-		BEGIN { n = split(syms, s); for (i = 1; i <= n; i++) want[s[i]] = 1 }
-		$3 == "[k]" && ($4 in want) {
+		awk -v head="driver=$1 rw=$2 run=$3" '
+		$3 == "[k]" {
 			sub(/%/, "", $1); sub(/%/, "", $2)
 			print head, "sym=" $4, "children=" $1, "self=" $2
 		}' >>"$out/iowb-profile.txt" ||
