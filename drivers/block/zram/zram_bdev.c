@@ -12,6 +12,7 @@
 #include <linux/blkdev.h>
 #include <linux/fs.h>
 #include <linux/llist.h>
+#include <linux/namei.h>
 #include <linux/percpu.h>
 #include <linux/slab.h>
 #include <linux/srcu.h>
@@ -127,29 +128,65 @@ static struct workqueue_struct *zram_bdev_read_wq;
  */
 static struct workqueue_struct *zram_bdev_decomp_wq;
 
+/*
+ * The name backing_dev reads for @path: the absolute path of what it
+ * names, symlinks followed and a relative path taken from the writer's
+ * working directory, as upstream names the file it opened. Process
+ * context; sleeps. Returns a kmalloc'ed string, or ERR_PTR: -ENOENT (no
+ * such path), -EISDIR (a directory, which upstream's read-write open
+ * refuses; an empty path names the working directory, there as here),
+ * others from kern_path() and d_path(); -ENOMEM.
+ */
+static char *zram_bdev_resolve(const char *path)
+{
+	char *buf __free(kfree) = kmalloc(PATH_MAX, GFP_KERNEL);
+	struct path found;
+	char *name;
+	int err;
+
+	if (!buf)
+		return ERR_PTR(-ENOMEM);
+	err = kern_path(path, LOOKUP_FOLLOW, &found);
+	if (err)
+		return ERR_PTR(err);
+	if (d_is_dir(found.dentry))
+		name = ERR_PTR(-EISDIR);
+	else
+		name = d_path(&found, buf, PATH_MAX);
+	path_put(&found);
+	if (IS_ERR(name))
+		return name;
+	return kstrdup(name, GFP_KERNEL) ?: ERR_PTR(-ENOMEM);
+}
+
 /**
  * zram_bdev_open - open a backing device exclusively
  * @zram: device that will hold it
  * @path: path of a block device node
  *
- * Context: process context; sleeps.
+ * Context: process context, init_lock held for write; sleeps.
  * Return: the opened block device file, or ERR_PTR: -ENOENT (no such
  * path), -ENOTBLK (not a block device), -EINVAL (@zram itself, or smaller
- * than one page), -EBUSY (held exclusively by someone else), others from
- * lookup_bdev() and bdev_file_open_by_dev().
+ * than one page), -EBUSY (held exclusively by someone else, or already
+ * @zram's backing device: upstream's second exclusive open of it fails),
+ * others from lookup_bdev() and bdev_file_open_by_dev().
  */
 static struct file *zram_bdev_open(struct zram *zram, const char *path)
 {
+	struct block_device *current_bdev = zram->backing.bdev;
 	struct file *bdev_file;
 	dev_t devt;
 	int ret;
 
+	lockdep_assert_held_write(&zram->init_lock);
 	ret = lookup_bdev(path, &devt);
 	if (ret)
 		return ERR_PTR(ret);
 	/* Upstream refuses itself through its zero size; be explicit. */
 	if (devt == disk_devt(zram->disk))
 		return ERR_PTR(-EINVAL);
+	if (current_bdev && devt == current_bdev->bd_dev)
+		return ERR_PTR(-EBUSY);
 	bdev_file = bdev_file_open_by_dev(devt, BLK_OPEN_READ | BLK_OPEN_WRITE |
 					  BLK_OPEN_EXCL, zram, NULL);
 	if (IS_ERR(bdev_file))
@@ -256,14 +293,16 @@ void zram_bdev_read_exit(struct zram *zram)
 /**
  * zram_bdev_attach - attach an opened backing device
  * @zram: device, not initialized, init_lock held for write
- * @path: path as written to backing_dev
+ * @path: path as written to backing_dev, without its newline
  *
  * Opens @path, allocates the block bitmaps, initializes the read pin
  * state on first use, and only then replaces the current backing device,
- * so on error the backing device did not change.
+ * so on error the backing device did not change. The name kept for
+ * backing_dev to read is @path resolved, see zram_bdev_resolve().
  *
  * Context: process context; sleeps.
- * Return: 0 or -errno, see zram_bdev_open(); -ENOMEM.
+ * Return: 0 or -errno, see zram_bdev_resolve() and zram_bdev_open();
+ * -ENOMEM.
  */
 int zram_bdev_attach(struct zram *zram, const char *path)
 {
@@ -275,10 +314,10 @@ int zram_bdev_attach(struct zram *zram, const char *path)
 	int err;
 
 	lockdep_assert_held_write(&zram->init_lock);
-	saved_path = kstrdup(path, GFP_KERNEL);
-	if (!saved_path)
-		return -ENOMEM;
-	bdev_file = zram_bdev_open(zram, path);
+	saved_path = zram_bdev_resolve(path);
+	if (IS_ERR(saved_path))
+		return PTR_ERR(saved_path);
+	bdev_file = zram_bdev_open(zram, saved_path);
 	if (IS_ERR(bdev_file)) {
 		err = PTR_ERR(bdev_file);
 		goto out_free_path;

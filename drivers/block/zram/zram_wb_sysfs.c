@@ -455,7 +455,8 @@ static ssize_t backing_dev_store(struct device *dev,
 	if (err)
 		return err;
 	zram_wb_debugfs_register(zram);
-	pr_info("%s: backing device %s\n", zram->disk->disk_name, path);
+	pr_info("%s: backing device %s\n", zram->disk->disk_name,
+		zram->backing.bdev_path);
 	return len;
 }
 

@@ -170,6 +170,7 @@ zram_errno_name() {
 	*"Device or resource busy"*) echo EBUSY ;;
 	*"No such file or directory"*) echo ENOENT ;;
 	*"Block device required"*) echo ENOTBLK ;;
+	*"Is a directory"*) echo EISDIR ;;
 	*"No such device or address"*) echo ENXIO ;;
 	*"No such device"*) echo ENODEV ;;
 	*"Resource temporarily unavailable"*) echo EAGAIN ;;
