@@ -68,9 +68,16 @@ static int zram_parse_bytes(const char *buf, u64 *bytes)
 	size_t n = 0;
 	u64 val;
 
-	/* Where the number ends; kstrtoull() then checks its value. */
-	if (buf[0] == '0' && tolower(buf[1]) == 'x')
+	/*
+	 * Where the number ends, by memparse()'s rules ("0x" takes hex
+	 * only before a hex digit, a leading 0 takes octal digits: "09" and
+	 * "0x" are 0); kstrtoull() then checks its value.
+	 */
+	if (buf[0] == '0' && tolower(buf[1]) == 'x' && isxdigit(buf[2]))
 		for (n = 2; isxdigit(buf[n]); n++)
+			;
+	else if (buf[0] == '0')
+		for (n = 1; buf[n] >= '0' && buf[n] <= '7'; n++)
 			;
 	else
 		while (isdigit(buf[n]))

@@ -28,6 +28,8 @@ rows=(
 	"max_comp_streams|abc|OK"
 	"mem_limit|abc|EINVAL"
 	"mem_limit||EINVAL"
+	"mem_limit|09|OK"
+	"mem_limit|0x|OK"
 	"mem_used_max|1|EINVAL"
 	"mem_used_max|abc|EINVAL"
 	"compact|1|EINVAL"
