@@ -792,7 +792,7 @@ static int zram_bdev_read_packed_async(struct zram *zram, struct page *page,
 {
 	struct zram_bdev_pspan sp = zram_bdev_pspan_of(zram->backing.bdev, loc);
 	unsigned int i, nr = zram_bdev_loc_bios(loc);
-	gfp_t gfp = nowait ? GFP_NOWAIT : GFP_NOIO;
+	gfp_t gfp = nowait ? GFP_NOWAIT | __GFP_NOWARN : GFP_NOIO;
 	struct zram_bdev_rbio *rbio[2] = { };
 	struct zram_bdev_pread *pr;
 	int err = nowait ? -EAGAIN : -ENOMEM;
