@@ -603,12 +603,13 @@ bool zram_slot_install_wb_packed(struct zram *zram, u32 index,
 {
 	unsigned long gap = loc->next ? loc->next - loc->block - 1 : 0;
 	bool installed = false;
+	bool bad;
 
 	lockdep_assert(mutex_is_locked(&zram->pp_lock));
-	if (WARN_ON_ONCE(loc->len >= PAGE_SIZE || gap > zram_loc_gap_max()))
-		return false;
+	/* A location the slot cannot record only loses the selection. */
+	bad = WARN_ON_ONCE(loc->len >= PAGE_SIZE || gap > zram_loc_gap_max());
 	zram_slot_lock(zram, index);
-	if (zram_slot_wb_selected(zram, index, mode)) {
+	if (!bad && zram_slot_wb_selected(zram, index, mode)) {
 		u32 prio = zram_slot_get_prio(zram, index);
 
 		/* Clears ZRAM_WB_SELECTED and the stats of the RAM copy. */
