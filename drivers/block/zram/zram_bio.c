@@ -56,10 +56,13 @@ static int zram_write_page(struct zram *zram, struct page *page, u32 index,
  * @parent: bio to chain a backing device read to; NULL for a synchronous
  *	backing device read
  * @nowait: the bio has REQ_NOWAIT
+ * @access: record an access to the slot; false for the read half of a
+ *	partial write, which may yet be refused with -EAGAIN and whose write
+ *	records one anyway
  *
- * A successful read records an access to the slot (clears its idle mark):
- * for a slot in RAM under the lock the read holds anyway, for a
- * written-back slot once its backing device read was issued. A read
+ * A successful read with @access records an access to the slot (clears
+ * its idle mark): for a slot in RAM under the lock the read holds anyway,
+ * for a written-back slot once its backing device read was issued. A read
  * refused with -EAGAIN leaves the slot untouched.
  *
  * Context: task context; sleeps only for a synchronous backing device
@@ -67,7 +70,7 @@ static int zram_write_page(struct zram *zram, struct page *page, u32 index,
  * Return: 0, -EAGAIN (@nowait would block; nothing changed), or -EIO etc.
  */
 static int zram_read_page(struct zram *zram, struct page *page, u32 index,
-			  struct bio *parent, bool nowait)
+			  struct bio *parent, bool nowait, bool access)
 {
 	struct zram_bdev_loc loc;
 	int ret, pin;
@@ -76,7 +79,7 @@ static int zram_read_page(struct zram *zram, struct page *page, u32 index,
 		return -EAGAIN;
 	if (!zram_test_flag(zram, index, ZRAM_WB)) {
 		ret = zram_obj_read(zram, page, index);
-		if (!ret)
+		if (!ret && access)
 			zram_slot_record_access(zram, index);
 		zram_slot_unlock(zram, index);
 		return ret;
@@ -96,7 +99,7 @@ static int zram_read_page(struct zram *zram, struct page *page, u32 index,
 	pin = zram_bdev_read_pin(zram);
 	zram_slot_unlock(zram, index);
 	ret = zram_bdev_read(zram, page, &loc, pin, parent, nowait);
-	if (!ret)
+	if (!ret && access)
 		zram_slot_record_read(zram, index, nowait);
 	return ret;
 }
@@ -132,7 +135,7 @@ static int zram_bvec_read_partial(struct zram *zram, struct bio_vec *bv,
 
 	if (!page)
 		return nowait ? -EAGAIN : -ENOMEM;
-	ret = zram_read_page(zram, page, index, NULL, nowait);
+	ret = zram_read_page(zram, page, index, NULL, nowait, true);
 	if (!ret)
 		memcpy_to_bvec(bv, page_address(page) + offset);
 	__free_page(page);
@@ -167,7 +170,7 @@ static int zram_bvec_write_partial(struct zram *zram, struct bio_vec *bv,
 	 * logical blocks on 4 KiB pages a partial bvec only splits one block
 	 * across two memory pages of the same bio, processed in order.
 	 */
-	ret = zram_read_page(zram, page, index, NULL, nowait);
+	ret = zram_read_page(zram, page, index, NULL, nowait, false);
 	if (!ret) {
 		memcpy_from_bvec(page_address(page) + offset, bv);
 		ret = zram_write_page(zram, page, index, nowait);
@@ -193,7 +196,7 @@ static int zram_bvec_read(struct zram *zram, struct bio_vec *bv, u32 index,
 {
 	if (zram_bvec_partial(bv))
 		return zram_bvec_read_partial(zram, bv, index, offset, nowait);
-	return zram_read_page(zram, bv->bv_page, index, bio, nowait);
+	return zram_read_page(zram, bv->bv_page, index, bio, nowait, true);
 }
 
 /**
