@@ -64,14 +64,16 @@ int zram_bdev_pack_init(struct zram *zram)
  *
  * The block counts in bd_count until the last object is let go.
  *
- * Context: the commit work of a writeback, before it installs the
- * objects' slots; never sleeps.
+ * Context: the commit work of a writeback, while the writer holds
+ * zram.pp_lock, before it installs the objects' slots; never sleeps.
  */
 void zram_bdev_pack_hold(struct zram *zram, unsigned long block,
 			 unsigned int nr_objs, unsigned int bytes)
 {
 	atomic_t *state = &zram->backing.pack[block];
 
+	/* Held by the writer, not by the commit worker running this. */
+	lockdep_assert(mutex_is_locked(&zram->pp_lock));
 	WARN_ON_ONCE(atomic_read(state) || !nr_objs ||
 		     nr_objs > ZRAM_PACK_MAX_OBJS);
 	atomic_set(state, bytes << ZRAM_PACK_CNT_BITS | nr_objs);

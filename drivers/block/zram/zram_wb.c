@@ -881,12 +881,14 @@ void zram_wb_init(struct zram *zram)
  * flight: the core claimed and synced the device, and freed every slot.
  * May run twice in a row (hot_remove); the second run changes nothing.
  *
- * Context: process context, init_lock held for write; sleeps.
+ * Context: process context, zram.pp_lock held (no writeback runs, and
+ * none uses the cursor) and init_lock held for write; sleeps.
  */
 void zram_wb_reset(struct zram *zram)
 {
 	struct zram_wb *wb = &zram->wb;
 
+	lockdep_assert_held(&zram->pp_lock);
 	lockdep_assert_held_write(&zram->init_lock);
 	zram_bdev_release(zram);
 	zram_bdev_read_exit(zram);

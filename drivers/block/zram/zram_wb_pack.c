@@ -266,6 +266,8 @@ void zram_wb_hold_packed(struct zram *zram, const struct zram_wb_req *req)
 	const struct zram_wb_obj *obj;
 	unsigned int i, blk, first;
 
+	/* Held by the writer, not by the commit worker running this. */
+	lockdep_assert(mutex_is_locked(&zram->pp_lock));
 	for (i = 0; i < req->nr_objs; i++) {
 		obj = &req->objs[i];
 		if (obj->len == PAGE_SIZE)
