@@ -257,14 +257,15 @@ static int zram_bvec_discard(struct zram *zram, u32 index, u32 offset,
  * -EAGAIN before it does anything.
  *
  * BLK_STS_AGAIN is only given back from zram_submit_bio(), before the
- * first step changed a slot or issued a read: the submitter then sees the
- * device exactly as it was and may reissue the bio from a context that can
- * block. Once a step is done, the bio never ends with BLK_STS_AGAIN: the
- * steps left are handed to a worker (struct zram_bio_rest) that serves
- * them blocking, and a chained backing device read that ends with
- * BLK_STS_AGAIN is issued again, blocking, by a worker of the backing
- * device code (zram_bdev_read()). A completion may run in interrupt
- * context, where io_uring cannot reissue anything.
+ * first step changed a slot or issued a read, and before the bio counted
+ * in the disk's statistics: the submitter then sees the device exactly as
+ * it was and may reissue the bio from a context that can block. Once a
+ * step is done, the bio never ends with BLK_STS_AGAIN: the steps left are
+ * handed to a worker (struct zram_bio_rest) that serves them blocking,
+ * and a chained backing device read that ends with BLK_STS_AGAIN is
+ * issued again, blocking, by a worker of the backing device code
+ * (zram_bdev_read()). A completion may run in interrupt context, where
+ * io_uring cannot reissue anything.
  */
 
 /*
@@ -279,7 +280,7 @@ static struct workqueue_struct *zram_bio_wq;
  * @zram: the device
  * @bio: the bio, ended by the worker
  * @iter: the first step not done
- * @start: bio_start_io_acct() time of @bio
+ * @start: jiffies its accounting started from (zram_submit_bio_nowait())
  *
  * Allocated before a REQ_NOWAIT bio of several steps does its first one,
  * so that handing over never needs memory; freed by the submitter when no
@@ -375,13 +376,12 @@ static int zram_bio_serve(struct zram *zram, struct bio *bio,
 /**
  * zram_bio_end() - account and end a bio
  * @zram: device
- * @bio: the bio
+ * @bio: the bio, its accounting started
  * @start: its bio_start_io_acct() time
- * @ret: 0, or the errno of the step that failed
+ * @ret: 0, or the errno of the step that failed (never -EAGAIN)
  *
- * -EAGAIN ends it with BLK_STS_AGAIN (only the submitter passes it, see
- * the nowait contract); other errors end it with BLK_STS_IOERR and count
- * in failed_reads or failed_writes.
+ * An error ends it with BLK_STS_IOERR and counts in failed_reads or
+ * failed_writes.
  *
  * Context: any task context; never sleeps.
  */
@@ -389,10 +389,6 @@ static void zram_bio_end(struct zram *zram, struct bio *bio,
 			 unsigned long start, int ret)
 {
 	bio_end_io_acct(bio, start);
-	if (ret == -EAGAIN && (bio->bi_opf & REQ_NOWAIT)) {
-		bio_wouldblock_error(bio);
-		return;
-	}
 	if (ret) {
 		if (op_is_write(bio_op(bio)))
 			atomic64_inc(&zram->stats.failed_writes);
@@ -401,6 +397,30 @@ static void zram_bio_end(struct zram *zram, struct bio *bio,
 		bio->bi_status = BLK_STS_IOERR;
 	}
 	bio_endio(bio);
+}
+
+/**
+ * zram_bio_end_nowait() - end a REQ_NOWAIT bio the submitter served
+ * @zram: device
+ * @bio: the bio, its accounting not started
+ * @start: jiffies when zram_submit_bio() took it
+ * @ret: 0, -EAGAIN (no step was done), or the errno of the failed step
+ *
+ * A bio refused with BLK_STS_AGAIN leaves no trace: its submitter issues
+ * it again, and it counts in the disk's statistics once, when it is
+ * served. Any other bio is accounted from @start and ended.
+ *
+ * Context: any task context; never sleeps.
+ */
+static void zram_bio_end_nowait(struct zram *zram, struct bio *bio,
+				unsigned long start, int ret)
+{
+	if (ret == -EAGAIN) {
+		bio_wouldblock_error(bio);
+		return;
+	}
+	bdev_start_io_acct(bio->bi_bdev, bio_op(bio), start);
+	zram_bio_end(zram, bio, start, ret);
 }
 
 /*
@@ -434,26 +454,29 @@ static bool zram_bio_multi_step(struct bio *bio)
 }
 
 /*
- * Serves a REQ_NOWAIT bio of several steps. Once a step is done, the
- * steps left after one that would block go to a worker, whose struct
- * zram_bio_rest is allocated up front so that handing over never fails.
+ * Serves a REQ_NOWAIT bio. Once a step is done, the steps left after one
+ * that would block go to a worker, whose struct zram_bio_rest a bio of
+ * several steps allocates up front so that handing over never fails. The
+ * bio is accounted only once it is known not to be refused.
  */
-static void zram_submit_bio_steps_nowait(struct zram *zram, struct bio *bio)
+static void zram_submit_bio_nowait(struct zram *zram, struct bio *bio)
 {
 	struct bvec_iter iter = bio->bi_iter;
-	struct zram_bio_rest *rest;
-	unsigned long start;
+	struct zram_bio_rest *rest = NULL;
+	unsigned long start = jiffies;
 	int ret;
 
-	rest = kmalloc(sizeof(*rest), GFP_NOWAIT | __GFP_NOWARN);
-	if (!rest) {
-		bio_wouldblock_error(bio);
-		return;
+	if (zram_bio_multi_step(bio)) {
+		rest = kmalloc(sizeof(*rest), GFP_NOWAIT | __GFP_NOWARN);
+		if (!rest) {
+			bio_wouldblock_error(bio);
+			return;
+		}
 	}
-	start = bio_start_io_acct(bio);
 	ret = zram_bio_serve(zram, bio, &iter, true);
-	if (ret == -EAGAIN && iter.bi_size != bio->bi_iter.bi_size) {
+	if (ret == -EAGAIN && rest && iter.bi_size != bio->bi_iter.bi_size) {
 		/* A step was done: finish blocking, never fail with AGAIN. */
+		bdev_start_io_acct(bio->bi_bdev, bio_op(bio), start);
 		INIT_WORK(&rest->work, zram_bio_rest_fn);
 		rest->zram = zram;
 		rest->bio = bio;
@@ -463,7 +486,7 @@ static void zram_submit_bio_steps_nowait(struct zram *zram, struct bio *bio)
 		return;
 	}
 	kfree(rest);
-	zram_bio_end(zram, bio, start, ret);
+	zram_bio_end_nowait(zram, bio, start, ret);
 }
 
 /**
@@ -476,7 +499,6 @@ static void zram_submit_bio_steps_nowait(struct zram *zram, struct bio *bio)
 void zram_submit_bio(struct bio *bio)
 {
 	struct zram *zram = bio->bi_bdev->bd_disk->private_data;
-	bool nowait = bio->bi_opf & REQ_NOWAIT;
 	struct bvec_iter iter = bio->bi_iter;
 	unsigned long start;
 	int ret;
@@ -492,13 +514,12 @@ void zram_submit_bio(struct bio *bio)
 		bio_endio(bio);
 		return;
 	}
-	if (nowait && zram_bio_multi_step(bio)) {
-		zram_submit_bio_steps_nowait(zram, bio);
+	if (bio->bi_opf & REQ_NOWAIT) {
+		zram_submit_bio_nowait(zram, bio);
 		return;
 	}
-	/* One step, or blocking: an -EAGAIN here means nothing was done. */
 	start = bio_start_io_acct(bio);
-	ret = zram_bio_serve(zram, bio, &iter, nowait);
+	ret = zram_bio_serve(zram, bio, &iter, false);
 	zram_bio_end(zram, bio, start, ret);
 }
 
