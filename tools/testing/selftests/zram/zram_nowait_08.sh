@@ -7,8 +7,12 @@
 # then split over two bvecs, so each slot is written by read-modify-write,
 # and page 8's needs a backing device read, which cannot be done without
 # blocking. The write must succeed with all 16 pages B, or fail with EAGAIN
-# with all 16 pages still A; never a mix. Stock 6.12 refuses RWF_NOWAIT
-# (no BLK_FEAT_NOWAIT): the test skips.
+# with all 16 pages still A; never a mix. The disk's stat
+# (/sys/block/zramN/stat) counts it once when it succeeds, not at all when
+# refused. A 4 KiB write of page 8 alone, from the same misaligned buffer,
+# cannot do its first step: it fails with EAGAIN and leaves no trace (page
+# 8 still A, the stat and failed_writes unchanged). Stock 6.12 refuses
+# RWF_NOWAIT (no BLK_FEAT_NOWAIT): the test skips.
 
 . "$(dirname "$0")/zram_lib.sh"
 
@@ -53,17 +57,34 @@ page_patterns() {
 	echo
 }
 
+# write_stat: write I/Os and write sectors of the disk's stat, and
+# failed_writes, "I/Os sectors failed".
+write_stat() {
+	echo "$(zram_field stat 5) $(zram_field stat 7) $(zram_field io_stat 2)"
+}
+
+# stat_grew BEFORE: what write_stat grew by since BEFORE.
+stat_grew() {
+	local b a
+
+	read -r -a b <<<"$1"
+	read -r -a a <<<"$(write_stat)"
+	echo "$((a[0] - b[0])) $((a[1] - b[1])) $((a[2] - b[2]))"
+}
+
 [ "$(pwrite 0xc1c2c3 --nowait=1)" = 0 ] ||
 	ktap_skip_all "RWF_NOWAIT refused: no BLK_FEAT_NOWAIT (stock 6.12)"
 
-ktap_plan 6
+ktap_plan 11
 for offset in 512 3584; do
 	[ "$(pwrite 0xa1a2a3)" = 0 ] || ktap_bail "cannot write pattern A"
 	echo page_index=8 >"$ZRAM_SYS/writeback" ||
 		ktap_bail "cannot write back page 8"
 	ktap_eq "buffer +$offset: setup, page 8 on the backing device" \
 		"$(bd_count)" 1
+	before=$(write_stat)
 	err=$(pwrite 0xb1b2b3 --nowait=1 --iomem_align="$offset")
+	grew=$(stat_grew "$before")
 	got=$(page_patterns)
 	ktap_info "buffer +$offset: fio error $err, pages $got"
 	case $err:$got in
@@ -74,5 +95,24 @@ for offset in 512 3584; do
 	esac
 	ktap_eq "buffer +$offset: the write succeeded (finished by a worker)" \
 		"$err" 0
+	case $err in
+	0) want="1 128 0" ;;
+	*) want="0 0 0" ;;
+	esac
+	ktap_eq "buffer +$offset: the disk's stat counts it once if it succeeded" \
+		"$grew" "$want"
 done
+
+# page 8 alone: its only step needs a backing device read, so the write is
+# refused before anything is done
+[ "$(pwrite 0xa1a2a3)" = 0 ] || ktap_bail "cannot write pattern A"
+echo page_index=8 >"$ZRAM_SYS/writeback" || ktap_bail "cannot write back page 8"
+before=$(write_stat)
+err=$(pwrite 0xb1b2b3 --nowait=1 --iomem_align=512 --offset=32k --bs=4k \
+	--size=4k)
+grew=$(stat_grew "$before")
+ktap_eq "page 8 alone: the write fails with EAGAIN" "$err" 11
+ktap_eq "page 8 alone: every page still A" "$(page_patterns)" AAAAAAAAAAAAAAAA
+ktap_eq "page 8 alone: the refused write counts nowhere (stat, failed_writes)" \
+	"$grew" "0 0 0"
 ktap_finish

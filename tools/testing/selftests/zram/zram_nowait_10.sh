@@ -4,8 +4,10 @@
 # preadv2(RWF_NOWAIT) of slots written back to a backing device without
 # nowait support (dm-delay with no delay over null_blk, which refuses
 # RWF_NOWAIT itself): each read returns EAGAIN or its data, never a short
-# count or EIO; an EAGAIN leaves the slot as it was (debugfs block_state);
-# blocking reads then verify every page. The RWF_NOWAIT checks skip where
+# count or EIO; an EAGAIN leaves the slot as it was (debugfs block_state)
+# and counts nowhere: the disk's stat (/sys/block/zramN/stat) counts only
+# the reads served, as the blocking reads that then verify every page
+# are counted. The RWF_NOWAIT checks skip where
 # zram refuses RWF_NOWAIT (stock 6.12, see zram_nowait_09).
 
 # shellcheck disable=SC2317 # the cases run through ktap_run_cases
@@ -42,7 +44,9 @@ eagain_or_data() {
 		state_before=$(slot_state 0)
 	fi
 	reads_before=$(bd_reads)
+	stat_before=$(read_stat)
 	zram_pv_nowait_read "$ZRAM_DEV" wb 0 256k
+	stat_after=$(read_stat)
 	ktap_info "backing reads: $(($(bd_reads) - reads_before))"
 	ktap_check "$desc" zram_pv_nowait_ok 64
 }
@@ -59,8 +63,37 @@ untouched() {
 		ktap_eq "$desc" "$(slot_state 0)" "$state_before"
 	fi
 }
-blocking() {
-	ktap_check "blocking reads verify all pages" zram_pv_verify "$ZRAM_DEV" wb 0 256k
+# read_stat: read I/Os and read sectors of the disk's stat, "I/Os sectors".
+read_stat() {
+	echo "$(zram_field stat 1) $(zram_field stat 3)"
 }
 
-ktap_run_cases setup dm_probe eagain_or_data untouched blocking
+# stat_grew BEFORE AFTER: AFTER minus BEFORE, both read_stat output.
+stat_grew() {
+	local b a
+
+	read -r -a b <<<"$1"
+	read -r -a a <<<"$2"
+	echo "$((a[0] - b[0])) $((a[1] - b[1]))"
+}
+counted() {
+	local desc="backing device without nowait: the disk's stat counts only the reads served"
+	local served
+
+	zram_pv_need_nowait "$desc" || return
+	served=$((PV_VERIFIED - PV_EAGAINS))
+	ktap_eq "$desc" "$(stat_grew "$stat_before" "$stat_after")" \
+		"$served $((served * 8))"
+}
+blocking() {
+	blocking_before=$(read_stat)
+	ktap_check "blocking reads verify all pages" zram_pv_verify "$ZRAM_DEV" wb 0 256k
+	blocking_after=$(read_stat)
+}
+blocking_counted() {
+	ktap_eq "the disk's stat counts each of the 64 blocking reads" \
+		"$(stat_grew "$blocking_before" "$blocking_after")" "64 512"
+}
+
+ktap_run_cases setup dm_probe eagain_or_data untouched counted blocking \
+	blocking_counted
