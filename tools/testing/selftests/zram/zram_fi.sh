@@ -73,6 +73,35 @@ zram_code_range() {
 	}' /proc/kallsyms
 }
 
+# zram_symbol_range SYMBOL: "START END" (hex) of a kernel function, from
+# kallsyms: its address up to the next symbol's.
+zram_symbol_range() {
+	awk -v sym="$1" '
+	$3 == sym && $2 ~ /^[tT]$/ && lo == "" { lo = $1 }
+	{ addr[NR] = $1 }
+	END {
+		if (lo == "")
+			exit 1
+		for (i = 1; i <= NR; i++)
+			if (addr[i] > lo && (end == "" || addr[i] < end))
+				end = addr[i]
+		if (end == "")
+			exit 1
+		print lo, end
+	}' /proc/kallsyms
+}
+
+# zram_fi_require RANGE: from now on, only allocations with code of RANGE
+# ("START END", hex) on the stack fail (zram_fi_alloc_setup set zram's).
+zram_fi_require() {
+	local k
+
+	for k in "${FI_KINDS[@]}"; do
+		echo "0x${1% *}" >"$ZRAM_FI/$k/require-start" &&
+			echo "0x${1#* }" >"$ZRAM_FI/$k/require-end" || return 1
+	done
+}
+
 # zram_fi_alloc_setup [MODULE]: failslab and fail_page_alloc fail only
 # allocations made with zram code on the stack (order 0 and sleeping ones
 # too), and none with MODULE's code on it (the backing device's driver,
