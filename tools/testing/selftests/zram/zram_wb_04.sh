@@ -1,10 +1,13 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 #
-# Two writebacks at once, reset attempts and overwrites racing a writeback:
-# the second writeback either fails with EAGAIN (stock 6.12) or waits and
-# succeeds; reset of the open device fails with EBUSY; afterwards every
-# slot is exactly once in RAM or on the backing device and data is intact.
+# Two writebacks at once, a reset attempt and overwrites: the second
+# writeback either fails with EAGAIN (stock 6.12) or waits and succeeds;
+# reset of the open device fails with EBUSY; afterwards every slot is
+# exactly once in RAM or on the backing device and data is intact. On
+# stock the overwrites race the first writeback; on ours the second
+# writeback waits for the first, so they come after both (zram_wb_20
+# overwrites slots whose bios are in flight).
 
 . "$(dirname "$0")/zram_lib.sh"
 
