@@ -4,7 +4,9 @@
 # Backing-device write errors: writeback reports an error (EIO), no data
 # is lost, bd_stat count equals what is really on the device, and no block
 # leaks: once the device works again, all slots fit on a backing device
-# exactly one block larger than the data (block 0 is never used).
+# exactly one block larger than the data (block 0 is never used). With
+# writeback_limit on, only the blocks really written are charged: a write
+# that failed leaves the budget as it was.
 
 . "$(dirname "$0")/zram_lib.sh"
 
@@ -32,17 +34,24 @@ reload() {
 		dmsetup resume "$DM_NAME"
 }
 
-ktap_plan 14
+ktap_plan 17
 
 echo "$DM" >"$ZRAM_SYS/backing_dev"
 zram_init 16M || ktap_bail "cannot set disksize"
 zram_fill_pages "$ZRAM_DEV" 0 $((pages / 2)) random
 zram_fill_pages "$ZRAM_DEV" $((pages / 2)) $((pages / 2)) text
 sum=$(zram_read_all "$ZRAM_DEV")
+limit=1000
+if ! echo 1 >"$ZRAM_SYS/writeback_limit_enable" ||
+	! echo "$limit" >"$ZRAM_SYS/writeback_limit"; then
+	ktap_bail "cannot set writeback_limit"
+fi
 
 echo all >"$ZRAM_SYS/idle"
 ktap_check "writeback to a failing device -> EIO" expect_errno EIO "$ZRAM_SYS/writeback" idle
 ktap_eq "bd_stat after failed writes" "$(bd_stat)" "0 0 0"
+ktap_eq "writeback_limit unchanged by failed writes" \
+	"$(cat "$ZRAM_SYS/writeback_limit")" "$limit"
 ktap_eq "data intact after failed writes" "$(zram_read_all "$ZRAM_DEV")" "$sum"
 
 reload "$split" || ktap_bail "cannot load the split table"
@@ -54,6 +63,8 @@ ktap_eq "writeback to a half-failing device -> EIO" "$r" EIO
 ktap_check "some slots written, none beyond the working half" \
 	test "$count" -gt 0 -a "$count" -le $((pages / 2))
 ktap_eq "count == writes" "$(bd_writes)" "$count"
+ktap_eq "writeback_limit charged for the blocks written only" \
+	"$(cat "$ZRAM_SYS/writeback_limit")" $((limit - $(bd_writes)))
 zram_drop_caches
 ktap_eq "data intact" "$(zram_read_all "$ZRAM_DEV")" "$sum"
 ktap_eq "every written-back slot was read from the device" "$(bd_reads)" "$count"
@@ -69,6 +80,8 @@ OK | ENOSPC) ktap_ok "writeback once the device works ($r)" ;;
 esac
 ktap_eq "all $pages slots on a $((pages + 1))-block device: no leaked block" \
 	"$(bd_count)" "$pages"
+ktap_eq "writeback_limit charged for every block written, once" \
+	"$(cat "$ZRAM_SYS/writeback_limit")" $((limit - $(bd_writes)))
 zram_drop_caches
 ktap_eq "data intact" "$(zram_read_all "$ZRAM_DEV")" "$sum"
 
