@@ -10,8 +10,9 @@
 # with all 16 pages still A; never a mix. The disk's stat
 # (/sys/block/zramN/stat) counts it once when it succeeds, not at all when
 # refused. A 4 KiB write of page 8 alone, from the same misaligned buffer,
-# cannot do its first step: it fails with EAGAIN and leaves no trace (page
-# 8 still A, the stat and failed_writes unchanged). Stock 6.12 refuses
+# cannot do its first step, nor can a read into it: each fails with EAGAIN
+# and leaves no trace (page 8 still A, its block_state line, the stat,
+# failed_writes and bd_reads unchanged). Stock 6.12 refuses
 # RWF_NOWAIT (no BLK_FEAT_NOWAIT): the test skips.
 
 . "$(dirname "$0")/zram_lib.sh"
@@ -72,10 +73,32 @@ stat_grew() {
 	echo "$((a[0] - b[0])) $((a[1] - b[1])) $((a[2] - b[2]))"
 }
 
+# read_stat: read I/Os and read sectors of the disk's stat, and bd_reads.
+read_stat() {
+	echo "$(zram_field stat 1) $(zram_field stat 3) $(bd_reads)"
+}
+
+# read_grew BEFORE: what read_stat grew by since BEFORE.
+read_grew() {
+	local b a
+
+	read -r -a b <<<"$1"
+	read -r -a a <<<"$(read_stat)"
+	echo "$((a[0] - b[0])) $((a[1] - b[1])) $((a[2] - b[2]))"
+}
+
+# slot_state N: debugfs block_state line of slot N, empty without one.
+slot_state() {
+	local f
+
+	f=$(zram_block_state_file)
+	[ -r "$f" ] && awk -v n="$1" '$1 == n' "$f"
+}
+
 [ "$(pwrite 0xc1c2c3 --nowait=1)" = 0 ] ||
 	ktap_skip_all "RWF_NOWAIT refused: no BLK_FEAT_NOWAIT (stock 6.12)"
 
-ktap_plan 11
+ktap_plan 14
 for offset in 512 3584; do
 	[ "$(pwrite 0xa1a2a3)" = 0 ] || ktap_bail "cannot write pattern A"
 	echo page_index=8 >"$ZRAM_SYS/writeback" ||
@@ -103,16 +126,30 @@ for offset in 512 3584; do
 		"$grew" "$want"
 done
 
-# page 8 alone: its only step needs a backing device read, so the write is
-# refused before anything is done
+# page 8 alone: its only step needs a backing device read, so a write or
+# read of it from a misaligned buffer is refused before anything is done
 [ "$(pwrite 0xa1a2a3)" = 0 ] || ktap_bail "cannot write pattern A"
 echo page_index=8 >"$ZRAM_SYS/writeback" || ktap_bail "cannot write back page 8"
+state0=$(slot_state 8)
 before=$(write_stat)
 err=$(pwrite 0xb1b2b3 --nowait=1 --iomem_align=512 --offset=32k --bs=4k \
 	--size=4k)
 grew=$(stat_grew "$before")
+rbefore=$(read_stat)
+rerr=$(pwrite 0xb1b2b3 --rw=read --nowait=1 --iomem_align=512 --offset=32k \
+	--bs=4k --size=4k)
+rgrew=$(read_grew "$rbefore")
+state1=$(slot_state 8)
 ktap_eq "page 8 alone: the write fails with EAGAIN" "$err" 11
-ktap_eq "page 8 alone: every page still A" "$(page_patterns)" AAAAAAAAAAAAAAAA
 ktap_eq "page 8 alone: the refused write counts nowhere (stat, failed_writes)" \
 	"$grew" "0 0 0"
+ktap_eq "page 8 alone: a read into the same buffer fails with EAGAIN" "$rerr" 11
+ktap_eq "page 8 alone: the refused read counts nowhere (stat, bd_reads)" \
+	"$rgrew" "0 0 0"
+if [ -z "$state0" ]; then
+	ktap_skip "page 8 alone: its block_state line unchanged" "no debugfs block_state"
+else
+	ktap_eq "page 8 alone: its block_state line unchanged" "$state1" "$state0"
+fi
+ktap_eq "page 8 alone: every page still A" "$(page_patterns)" AAAAAAAAAAAAAAAA
 ktap_finish
