@@ -10,7 +10,8 @@
 # must read back exactly (fio crc32c headers, which carry the offset),
 # with a page-aligned buffer and with one at the same misalignment, the
 # latter, for the backing-device case, after the new data was written
-# back too.
+# back too; each slot of that read is two partial bvecs, each read from
+# the backing device on its own, and bd_reads counts both.
 #
 # Old data is text ("zram page ..."), so a bad 4 KiB that still holds it
 # is reported as "old data", anything else as "neither old nor new".
@@ -35,7 +36,7 @@ zram_init 8M || ktap_skip_all "cannot set disksize"
 tmp=$(mktemp -d /tmp/zram-dio.XXXXXX)
 zram_defer rm -rf "$tmp"
 
-ktap_plan 14
+ktap_plan 16
 
 # dio_fio OUT ALIGN OFFSET_MB RW_ARGS...: fio over one region, 64 KiB
 # blocking O_DIRECT I/O from a buffer ALIGN bytes into a page, crc32c
@@ -146,6 +147,7 @@ for align in $ALIGNS; do
 			writeback || ktap_bail "writeback failed"
 			from="the backing device"
 		fi
+		reads=$(bd_reads)
 		if dio_fio "$tmp/r" "$align" "$region" --rw=read --verify_only \
 			--continue_on_error=verify; then
 			ktap_ok "$desc: read back exactly (buffer at page+$align, from $from)"
@@ -153,6 +155,10 @@ for align in $ALIGNS; do
 			report "$tmp/r" "$region"
 			ktap_not_ok "$desc: read back exactly (buffer at page+$align, from $from)"
 		fi
+		# each slot is two partial bvecs, each a synchronous block read
+		[ "$where" = backing ] &&
+			ktap_eq "$desc: bd_reads counts two reads per slot read" \
+				$(($(bd_reads) - reads)) $((2 * REGION_MB * 256))
 		region=$((region + 1))
 	done
 done
