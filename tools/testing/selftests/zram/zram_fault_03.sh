@@ -1,0 +1,111 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# Writeback into single-block holes where some blocks fail. The backing
+# device (device-mapper over a 256-block null_blk that completes from a
+# timer) is filled, then every other slot is discarded, so the free
+# blocks are single holes. Then one block in every 32 fails its writes
+# (dm error target) while the others work, and new idle slots are written
+# back into the holes. Whole pages: a request is one run of adjacent
+# blocks, here one block, and only those at failing blocks fail. Packed
+# objects (where the driver has compressed_writeback): an object runs on
+# from one hole into the next, so a request writes several holes, one bio
+# each, and failing and working bios of one request complete in any order
+# (an error at once, a good write later). Either way the writeback fails
+# with EIO and no slot whose block failed is recorded as written back:
+# everything reads back intact after drop_caches and bd_count matches the
+# slots on the backing device; once the device works, the writeback
+# succeeds, and discarding everything frees every block.
+
+. "$(dirname "$0")/zram_lib.sh"
+
+zram_require_basic
+zram_require_nullb
+zram_require_dm
+zram_require_cmd fio blkdiscard
+zram_pv_init
+full=255
+new=64
+pages=$((256 + new))
+sectors=2048
+
+ktap_plan 14
+
+# table BAD: the dm table: linear over the null_blk, with blocks 9, 41,
+# 73, ... (one in 32, all of them holes) failing when BAD is 1.
+table() {
+	local b s=0
+
+	for ((b = 9; b < 256; b += 32)); do
+		if [ "$1" = 1 ]; then
+			echo "$s $((b * 8 - s)) linear $NULLB $s"
+			echo "$((b * 8)) 8 error"
+			s=$(((b + 1) * 8))
+		fi
+	done
+	echo "$s $((sectors - s)) linear $NULLB $s"
+}
+
+reload() {
+	dmsetup suspend "$DM_NAME" &&
+		table "$1" | dmsetup load "$DM_NAME" &&
+		dmsetup resume "$DM_NAME"
+}
+
+# mixed KIND: one run (7 results); KIND packed turns compressed_writeback
+# on and writes half-compressible pages, so objects share blocks.
+mixed() {
+	local kind=$1 i r sum
+
+	zram_nullb 1 irqmode=2 completion_nsec=20000 ||
+		ktap_skip_all "cannot create a null_blk with timer completions"
+	zram_dm mixed "$(table 0)" || ktap_skip_all "cannot create a dm device"
+	if [ "$kind" = packed ]; then
+		zram_packed_attach "$DM" 16M
+	else
+		zram_wb_attach "$DM" 16M
+	fi
+	zram_fill_pages "$ZRAM_DEV" 0 "$full" random
+	echo all >"$ZRAM_SYS/idle"
+	zram_write "$ZRAM_SYS/writeback" idle >/dev/null
+	for ((i = 0; i < full; i += 2)); do
+		blkdiscard -o $((i * 4096)) -l 4096 "$ZRAM_DEV"
+	done
+	ktap_eq "$kind: the free blocks are single holes" \
+		"$(bd_count)" $((full / 2))
+	if [ "$kind" = packed ]; then
+		zram_pv_job "$ZRAM_DEV" new $((256 * 4096)) $((new * 4096)) \
+			--buffer_compress_percentage=50 --refill_buffers \
+			--buffer_compress_chunk=4k || ktap_bail "cannot write new pages"
+	else
+		zram_fill_pages "$ZRAM_DEV" 256 "$new" random
+	fi
+	sum=$(zram_read_all "$ZRAM_DEV" "$pages")
+	reload 1 || ktap_bail "cannot load the failing table"
+	echo all >"$ZRAM_SYS/idle"
+	r=$(zram_write "$ZRAM_SYS/writeback" idle)
+	ktap_info "$kind: writeback into the holes: $r, bd_stat $(bd_stat)"
+	ktap_eq "$kind: writeback with failing blocks among the holes -> EIO" "$r" EIO
+	zram_drop_caches
+	ktap_eq "$kind: data intact" "$(zram_read_all "$ZRAM_DEV" "$pages")" "$sum"
+	ktap_check "$kind: bd_count == blocks the written-back slots hold" \
+		zram_blocks_consistent
+	reload 0 || ktap_bail "cannot load the working table"
+	echo all >"$ZRAM_SYS/idle"
+	ktap_check "$kind: writeback once the device works" \
+		expect_errno OK "$ZRAM_SYS/writeback" idle
+	zram_drop_caches
+	ktap_eq "$kind: data intact after it" "$(zram_read_all "$ZRAM_DEV" "$pages")" "$sum"
+	blkdiscard "$ZRAM_DEV"
+	ktap_eq "$kind: discard of everything frees every block" "$(bd_count)" 0
+}
+
+mixed whole
+if zram_attr_exists compressed_writeback; then
+	mixed packed
+else
+	for ((i = 1; i <= 7; i++)); do
+		ktap_skip "packed: result $i" "no compressed_writeback (stock 6.12)"
+	done
+fi
+ktap_finish
