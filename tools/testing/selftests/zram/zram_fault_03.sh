@@ -104,8 +104,6 @@ mixed whole
 if zram_attr_exists compressed_writeback; then
 	mixed packed
 else
-	for ((i = 1; i <= 7; i++)); do
-		ktap_skip "packed: result $i" "no compressed_writeback (stock 6.12)"
-	done
+	ktap_skip_n 7 packed "no compressed_writeback (stock 6.12)"
 fi
 ktap_finish

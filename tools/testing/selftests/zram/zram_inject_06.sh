@@ -65,10 +65,8 @@ slot_lines() {
 	awk -v n="$pages" '$1 < n' "$(zram_block_state_file)"
 }
 
-# write_stat: write I/Os, write sectors and failed_writes.
-write_stat() {
-	echo "$(zram_field stat 5) $(zram_field stat 7) $(zram_field io_stat 2)"
-}
+# Write I/Os, write sectors, failed_writes.
+WRITES=(stat:5 stat:7 io_stat:2)
 
 # check_round R: compares each page with what it was before the round
 # ($work/before, its block_state line) and what it holds now; adds to
@@ -108,14 +106,14 @@ check_round() {
 # (check_round, and the stat and fio's errors into bad and other).
 # Sets WRITTEN, REFUSED and INJECTED (failures injected).
 round() {
-	local r=$1 before f0 b a err nerr
+	local r=$1 before grew f0 err nerr
 
 	write 0xa1a2a3 || ktap_bail "cannot write pattern A"
 	echo all >"$ZRAM_SYS/idle"
 	slot_lines >"$work/before"
 	[ "$(wc -l <"$work/before")" = "$pages" ] ||
 		ktap_bail "block_state lists $(wc -l <"$work/before") of $pages slots"
-	before=$(write_stat)
+	before=$(zram_counters "${WRITES[@]}")
 	zram_fi_count
 	f0=$FI_COUNT
 	zram_fi_random "$2"
@@ -129,14 +127,11 @@ round() {
 	zram_fi_count
 	INJECTED=$((FI_COUNT - f0))
 	check_round "$r"
-	read -r -a b <<<"$before"
-	read -r -a a <<<"$(write_stat)"
-	counts+=("$((a[0] - b[0])):$((a[1] - b[1])):$((a[2] - b[2]))/$WRITTEN")
-	[ "$((a[0] - b[0])) $((a[1] - b[1])) $((a[2] - b[2]))" = \
-		"$WRITTEN $((WRITTEN * 8)) 0" ] ||
+	grew=$(zram_grew "$before" "$(zram_counters "${WRITES[@]}")")
+	counts+=("${grew// /:}/$WRITTEN")
+	[ "$grew" = "$WRITTEN $((WRITTEN * 8)) 0" ] ||
 		bad+=("round $r: stat grew by writes, sectors, failed_writes" \
-			"$((a[0] - b[0])) $((a[1] - b[1])) $((a[2] - b[2]))," \
-			"$WRITTEN pages written")
+			"$grew, $WRITTEN pages written")
 	err=$(zram_fio_json "$work/fio.json" job error)
 	nerr=$(zram_fio_json "$work/fio.json" job total_err)
 	case ${err:-missing}:$nerr in

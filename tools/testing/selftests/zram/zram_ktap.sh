@@ -35,6 +35,16 @@ ktap_skip() {
 	echo "ok $ktap_num $1 # SKIP $2"
 }
 
+# ktap_skip_n N DESC REASON: N skipped results "DESC: result 1".."DESC:
+# result N", for a part of a test that cannot run here.
+ktap_skip_n() {
+	local i
+
+	for ((i = 1; i <= $1; i++)); do
+		ktap_skip "$2: result $i" "$3"
+	done
+}
+
 ktap_info() {
 	echo "# $*"
 }

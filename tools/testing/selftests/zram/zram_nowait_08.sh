@@ -58,34 +58,10 @@ page_patterns() {
 	echo
 }
 
-# write_stat: write I/Os and write sectors of the disk's stat, and
-# failed_writes, "I/Os sectors failed".
-write_stat() {
-	echo "$(zram_field stat 5) $(zram_field stat 7) $(zram_field io_stat 2)"
-}
-
-# stat_grew BEFORE: what write_stat grew by since BEFORE.
-stat_grew() {
-	local b a
-
-	read -r -a b <<<"$1"
-	read -r -a a <<<"$(write_stat)"
-	echo "$((a[0] - b[0])) $((a[1] - b[1])) $((a[2] - b[2]))"
-}
-
-# read_stat: read I/Os and read sectors of the disk's stat, and bd_reads.
-read_stat() {
-	echo "$(zram_field stat 1) $(zram_field stat 3) $(bd_reads)"
-}
-
-# read_grew BEFORE: what read_stat grew by since BEFORE.
-read_grew() {
-	local b a
-
-	read -r -a b <<<"$1"
-	read -r -a a <<<"$(read_stat)"
-	echo "$((a[0] - b[0])) $((a[1] - b[1])) $((a[2] - b[2]))"
-}
+# Write I/Os, write sectors, failed_writes; read I/Os, read sectors,
+# bd_reads.
+WRITES=(stat:5 stat:7 io_stat:2)
+READS=(stat:1 stat:3 bd_stat:2)
 
 # slot_state N: debugfs block_state line of slot N, empty without one.
 slot_state() {
@@ -105,9 +81,9 @@ for offset in 512 3584; do
 		ktap_bail "cannot write back page 8"
 	ktap_eq "buffer +$offset: setup, page 8 on the backing device" \
 		"$(bd_count)" 1
-	before=$(write_stat)
+	before=$(zram_counters "${WRITES[@]}")
 	err=$(pwrite 0xb1b2b3 --nowait=1 --iomem_align="$offset")
-	grew=$(stat_grew "$before")
+	grew=$(zram_grew "$before" "$(zram_counters "${WRITES[@]}")")
 	got=$(page_patterns)
 	ktap_info "buffer +$offset: fio error $err, pages $got"
 	case $err:$got in
@@ -131,14 +107,14 @@ done
 [ "$(pwrite 0xa1a2a3)" = 0 ] || ktap_bail "cannot write pattern A"
 echo page_index=8 >"$ZRAM_SYS/writeback" || ktap_bail "cannot write back page 8"
 state0=$(slot_state 8)
-before=$(write_stat)
+before=$(zram_counters "${WRITES[@]}")
 err=$(pwrite 0xb1b2b3 --nowait=1 --iomem_align=512 --offset=32k --bs=4k \
 	--size=4k)
-grew=$(stat_grew "$before")
-rbefore=$(read_stat)
+grew=$(zram_grew "$before" "$(zram_counters "${WRITES[@]}")")
+before=$(zram_counters "${READS[@]}")
 rerr=$(pwrite 0xb1b2b3 --rw=read --nowait=1 --iomem_align=512 --offset=32k \
 	--bs=4k --size=4k)
-rgrew=$(read_grew "$rbefore")
+rgrew=$(zram_grew "$before" "$(zram_counters "${READS[@]}")")
 state1=$(slot_state 8)
 ktap_eq "page 8 alone: the write fails with EAGAIN" "$err" 11
 ktap_eq "page 8 alone: the refused write counts nowhere (stat, failed_writes)" \

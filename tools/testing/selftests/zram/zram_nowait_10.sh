@@ -63,26 +63,18 @@ untouched() {
 		ktap_eq "$desc" "$(slot_state 0)" "$state_before"
 	fi
 }
-# read_stat: read I/Os and read sectors of the disk's stat, "I/Os sectors".
+# read_stat: read I/Os and read sectors of the disk's stat.
 read_stat() {
-	echo "$(zram_field stat 1) $(zram_field stat 3)"
+	zram_counters stat:1 stat:3
 }
 
-# stat_grew BEFORE AFTER: AFTER minus BEFORE, both read_stat output.
-stat_grew() {
-	local b a
-
-	read -r -a b <<<"$1"
-	read -r -a a <<<"$2"
-	echo "$((a[0] - b[0])) $((a[1] - b[1]))"
-}
 counted() {
 	local desc="backing device without nowait: the disk's stat counts only the reads served"
 	local served
 
 	zram_pv_need_nowait "$desc" || return
 	served=$((PV_VERIFIED - PV_EAGAINS))
-	ktap_eq "$desc" "$(stat_grew "$stat_before" "$stat_after")" \
+	ktap_eq "$desc" "$(zram_grew "$stat_before" "$stat_after")" \
 		"$served $((served * 8))"
 }
 blocking() {
@@ -92,7 +84,7 @@ blocking() {
 }
 blocking_counted() {
 	ktap_eq "the disk's stat counts each of the 64 blocking reads" \
-		"$(stat_grew "$blocking_before" "$blocking_after")" "64 512"
+		"$(zram_grew "$blocking_before" "$blocking_after")" "64 512"
 }
 
 ktap_run_cases setup dm_probe eagain_or_data untouched counted blocking \

@@ -79,6 +79,31 @@ zram_field() {
 	echo "${v[$(($2 - 1))]}"
 }
 
+# zram_counters ATTR:N...: the values of several zram_field counters
+# (ATTR:N: the Nth number of ATTR), single-spaced. The disk's read I/Os
+# and sectors are stat:1 and stat:3, its writes stat:5 and stat:7.
+zram_counters() {
+	local spec vals=()
+
+	for spec in "$@"; do
+		vals+=("$(zram_field "${spec%:*}" "${spec#*:}")")
+	done
+	echo "${vals[*]}"
+}
+
+# zram_grew BEFORE AFTER: AFTER minus BEFORE, number by number (both
+# zram_counters output).
+zram_grew() {
+	local b a i diffs=()
+
+	read -r -a b <<<"$1"
+	read -r -a a <<<"$2"
+	for i in "${!a[@]}"; do
+		diffs+=($((a[i] - b[i])))
+	done
+	echo "${diffs[*]}"
+}
+
 # bd_stat: its three fields, single-spaced
 bd_stat() {
 	local v

@@ -113,8 +113,6 @@ if zram_attr_exists compressed_writeback; then
 	setup packed
 	race packed
 else
-	for ((i = 1; i <= 9; i++)); do
-		ktap_skip "packed: result $i" "no compressed_writeback"
-	done
+	ktap_skip_n 9 packed "no compressed_writeback"
 fi
 ktap_finish
