@@ -198,9 +198,11 @@ void zram_slot_install(struct zram *zram, u32 index,
 void zram_slot_record_read(struct zram *zram, u32 index, bool nowait)
 {
 	/*
-	 * Race tolerated: a REQ_NOWAIT bio does not wait for a busy slot;
+	 * Races tolerated: a REQ_NOWAIT bio does not wait for a busy slot;
 	 * the update is skipped and the slot only looks older to idle
-	 * marking than it is.
+	 * marking than it is. And the slot was unlocked since its read was
+	 * issued: a write in between makes this stamp the new contents,
+	 * which were just written and so not idle anyway.
 	 */
 	if (!zram_slot_lock_io(zram, index, nowait))
 		return;
