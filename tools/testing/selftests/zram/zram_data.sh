@@ -171,6 +171,15 @@ zram_block_state_count() {
 	awk -v re="$1" '$3 ~ re { n++ } END { print n + 0 }' "$(zram_block_state_file)"
 }
 
+# zram_slot_state N: the block_state line of slot N (access time, flags);
+# empty without block_state.
+zram_slot_state() {
+	local f
+
+	f=$(zram_block_state_file)
+	[ -r "$f" ] && awk -v n="$1" '$1 == n' "$f"
+}
+
 # zram_block_state_range FIRST LAST PATTERN: slots FIRST..LAST whose flag
 # column matches the awk regex PATTERN.
 zram_block_state_range() {

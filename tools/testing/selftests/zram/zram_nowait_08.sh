@@ -63,14 +63,6 @@ page_patterns() {
 WRITES=(stat:5 stat:7 io_stat:2)
 READS=(stat:1 stat:3 bd_stat:2)
 
-# slot_state N: debugfs block_state line of slot N, empty without one.
-slot_state() {
-	local f
-
-	f=$(zram_block_state_file)
-	[ -r "$f" ] && awk -v n="$1" '$1 == n' "$f"
-}
-
 [ "$(pwrite 0xc1c2c3 --nowait=1)" = 0 ] ||
 	ktap_skip_all "RWF_NOWAIT refused: no BLK_FEAT_NOWAIT (stock 6.12)"
 
@@ -106,7 +98,7 @@ done
 # read of it from a misaligned buffer is refused before anything is done
 [ "$(pwrite 0xa1a2a3)" = 0 ] || ktap_bail "cannot write pattern A"
 echo page_index=8 >"$ZRAM_SYS/writeback" || ktap_bail "cannot write back page 8"
-state0=$(slot_state 8)
+state0=$(zram_slot_state 8)
 before=$(zram_counters "${WRITES[@]}")
 err=$(pwrite 0xb1b2b3 --nowait=1 --iomem_align=512 --offset=32k --bs=4k \
 	--size=4k)
@@ -115,7 +107,7 @@ before=$(zram_counters "${READS[@]}")
 rerr=$(pwrite 0xb1b2b3 --rw=read --nowait=1 --iomem_align=512 --offset=32k \
 	--bs=4k --size=4k)
 rgrew=$(zram_grew "$before" "$(zram_counters "${READS[@]}")")
-state1=$(slot_state 8)
+state1=$(zram_slot_state 8)
 ktap_eq "page 8 alone: the write fails with EAGAIN" "$err" 11
 ktap_eq "page 8 alone: the refused write counts nowhere (stat, failed_writes)" \
 	"$grew" "0 0 0"

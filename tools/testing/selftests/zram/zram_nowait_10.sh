@@ -21,11 +21,6 @@ zram_pv_nonowait_dev
 zram_pv_wb_setup "$DM"
 zram_pv_probe 256k
 
-# slot_state N: debugfs block_state line of slot N (access time, flags).
-slot_state() {
-	awk -v n="$1" '$1 == n' "$(zram_block_state_file)"
-}
-
 setup() { ktap_eq "setup: pages 0-63 on the backing device" "$(bd_count)" 64; }
 dm_probe() {
 	if [ "$PV_DM_ERR" != 95 ]; then
@@ -41,7 +36,7 @@ eagain_or_data() {
 	state_before=''
 	zram_pv_need_nowait "$desc" || return
 	if [ -r "$(zram_block_state_file)" ]; then
-		state_before=$(slot_state 0)
+		state_before=$(zram_slot_state 0)
 	fi
 	reads_before=$(bd_reads)
 	stat_before=$(read_stat)
@@ -60,7 +55,7 @@ untouched() {
 	elif [ "$PV_EAGAINS" = 0 ]; then
 		ktap_skip "$desc" "no read got EAGAIN"
 	else
-		ktap_eq "$desc" "$(slot_state 0)" "$state_before"
+		ktap_eq "$desc" "$(zram_slot_state 0)" "$state_before"
 	fi
 }
 # read_stat: read I/Os and read sectors of the disk's stat.
