@@ -239,6 +239,37 @@ zram_fio_json() {
 	END { print val[want] }' "$1"
 }
 
+# zram_fio_pattern DIR PATTERN [FIO_OPTION...]: fio writes the zram device
+# with O_DIRECT pwritev2 (pvsync2), every byte from the 3-byte PATTERN
+# (compressible, not same-filled); options given override (--bs, --size,
+# --rw...). fio runs in DIR, its JSON output goes to DIR/fio.json, its
+# messages to DIR/fio.err. Returns fio's status.
+zram_fio_pattern() {
+	local dir=$1 pattern=$2
+
+	shift 2
+	(cd "$dir" && fio --name=pattern --filename="$ZRAM_DEV" \
+		--ioengine=pvsync2 --direct=1 --rw=write \
+		--buffer_pattern="$pattern" --output-format=json \
+		--output="$dir/fio.json" "$@" >"$dir/fio.err" 2>&1)
+}
+
+# zram_page_patterns DEV PAGES: one letter for each of the first PAGES
+# pages of DEV, read with O_DIRECT: A when all its bytes come from the
+# pattern 0xa1a2a3, B from 0xb1b2b3, "?" otherwise.
+zram_page_patterns() {
+	dd if="$1" bs=4096 count="$2" iflag=direct 2>/dev/null |
+		od -An -tx1 -v -w4096 | awk '
+		{
+			a = $0
+			b = $0
+			gsub(/ a[123]/, "", a)
+			gsub(/ b[123]/, "", b)
+			printf "%s", a == "" ? "A" : b == "" ? "B" : "?"
+		}
+		END { print "" }'
+}
+
 # zram_check_input_rows PREFIX ROW...: one KTAP line per "attr|input|errno"
 # row: writing input to the attribute gives that errno (OK: accepted) and
 # leaves zram_state unchanged. PREFIX starts each description.

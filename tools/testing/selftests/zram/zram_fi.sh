@@ -48,13 +48,13 @@ zram_fi_restore() {
 	echo "$2" >"$1"
 }
 
-# zram_code_range [MODULE]: "START END" (hex) of a module's code (default
-# zram), from kallsyms: its first function up to the next symbol after
-# its last one. Kernel addresses all have 16 digits, so they compare as
-# strings.
-zram_code_range() {
-	awk -v mod="[${1:-zram}]" '
-	$4 == mod && $2 ~ /^[tT]$/ {
+# zram_text_range FIELD VALUE: "START END" (hex) of the text symbols in
+# /proc/kallsyms whose FIELD (3: name, 4: "[module]") is VALUE: from the
+# lowest up to the next symbol after the highest. Kernel addresses all
+# have 16 digits, so they compare as strings.
+zram_text_range() {
+	awk -v f="$1" -v v="$2" '
+	$f == v && $2 ~ /^[tT]$/ {
 		if (lo == "" || $1 < lo)
 			lo = $1
 		if ($1 > hi)
@@ -73,22 +73,15 @@ zram_code_range() {
 	}' /proc/kallsyms
 }
 
-# zram_symbol_range SYMBOL: "START END" (hex) of a kernel function, from
-# kallsyms: its address up to the next symbol's.
+# zram_code_range [MODULE]: the range of a module's code (default zram),
+# its first function up to the symbol after its last one.
+zram_code_range() {
+	zram_text_range 4 "[${1:-zram}]"
+}
+
+# zram_symbol_range SYMBOL: the range of a kernel function.
 zram_symbol_range() {
-	awk -v sym="$1" '
-	$3 == sym && $2 ~ /^[tT]$/ && lo == "" { lo = $1 }
-	{ addr[NR] = $1 }
-	END {
-		if (lo == "")
-			exit 1
-		for (i = 1; i <= NR; i++)
-			if (addr[i] > lo && (end == "" || addr[i] < end))
-				end = addr[i]
-		if (end == "")
-			exit 1
-		print lo, end
-	}' /proc/kallsyms
+	zram_text_range 3 "$1"
 }
 
 # zram_fi_require RANGE: from now on, only allocations with code of RANGE
@@ -170,11 +163,12 @@ zram_fi_random() {
 	done
 }
 
-# zram_fi_task CMD...: run CMD in a new process marked make-it-fail.
+# zram_fi_task CMD...: run CMD (a program or a function) in a subshell
+# marked make-it-fail; the processes it starts inherit the mark.
 zram_fi_task() {
 	(
 		echo 1 >/proc/self/make-it-fail || exit 1
-		exec "$@"
+		"$@"
 	)
 }
 

@@ -29,35 +29,15 @@ rounds=${ZRAM_FI_ROUNDS:-4}
 work=$(mktemp -d /tmp/zram-inject.XXXXXX) || ktap_skip_all "no /tmp"
 zram_defer rm -rf "$work"
 
-# write PATTERN [FIO_OPTION...]: 4 KiB O_DIRECT writes of pages 0..pages-1,
-# every byte from the 3-byte PATTERN (compressible, not same-filled);
-# fio's JSON in $work/fio.json.
+# write PATTERN [FIO_OPTION...]: 4 KiB O_DIRECT writes of pages
+# 0..pages-1 (zram_fio_pattern); fio's JSON in $work/fio.json.
 write() {
-	local pattern=$1
-
-	shift
-	(cd "$work" && fio --name=partial --filename="$ZRAM_DEV" \
-		--ioengine=pvsync2 --direct=1 --rw=write --bs=4k \
-		--size=$((pages * 4))k --buffer_pattern="$pattern" \
-		--output-format=json --output="$work/fio.json" "$@" \
-		>"$work/fio.err" 2>&1)
+	zram_fio_pattern "$work" "$1" --bs=4k --size=$((pages * 4))k "${@:2}"
 }
 
 # patterns: A, B or ? for each page, by the bytes it holds.
 patterns() {
-	dd if="$ZRAM_DEV" bs=4096 count="$pages" iflag=direct 2>/dev/null |
-		od -An -tx1 -v -w4096 | awk '
-		{
-			a = b = 1
-			for (i = 1; i <= NF; i++) {
-				if ($i !~ /^a[123]$/)
-					a = 0
-				if ($i !~ /^b[123]$/)
-					b = 0
-			}
-			printf "%s", a ? "A" : b ? "B" : "?"
-		}
-		END { print "" }'
+	zram_page_patterns "$ZRAM_DEV" "$pages"
 }
 
 # slot_lines: block_state lines of slots 0..pages-1, one per slot.
@@ -72,32 +52,32 @@ WRITES=(stat:5 stat:7 io_stat:2)
 # ($work/before, its block_state line) and what it holds now; adds to
 # bad, sets WRITTEN and REFUSED.
 check_round() {
-	local r=$1 got i line old
+	local r=$1 got line
 
 	# first: reading the pages records an access to each
 	slot_lines >"$work/after"
 	got=$(patterns)
-	WRITTEN=0
-	REFUSED=0
-	for ((i = 0; i < pages; i++)); do
-		line=$(awk -v n="$i" '$1 == n' "$work/after")
-		old=$(awk -v n="$i" '$1 == n' "$work/before")
-		case ${got:i:1} in
-		B)
-			WRITTEN=$((WRITTEN + 1))
-			[[ $(awk '{ print $3 }' <<<"$line") != *i* ]] ||
-				bad+=("round $r page $i: written, still idle: $line")
-			;;
-		A)
-			REFUSED=$((REFUSED + 1))
-			[ "$line" = "$old" ] ||
-				bad+=("round $r page $i: refused, but '$old' became '$line'")
-			;;
-		*)
-			bad+=("round $r page $i: torn")
-			;;
-		esac
-	done
+	line=${got//[^B]/}
+	WRITTEN=${#line}
+	line=${got//[^A]/}
+	REFUSED=${#line}
+	while IFS= read -r line; do
+		bad+=("round $r $line")
+	done < <(awk -v got="$got" -v n="$pages" -v q="'" '
+		FILENAME == ARGV[1] { old[$1] = $0; next }
+		{ new[$1] = $0; flags[$1] = $3 }
+		END {
+			for (i = 0; i < n; i++) {
+				c = substr(got, i + 1, 1)
+				if (c == "B" && flags[i] ~ /i/)
+					print "page " i ": written, still idle: " new[i]
+				else if (c == "A" && new[i] != old[i])
+					printf "page %d: refused, but %s became %s\n",
+						i, q old[i] q, q new[i] q
+				else if (c != "A" && c != "B")
+					print "page " i ": torn"
+			}
+		}' "$work/before" "$work/after")
 }
 
 # round R PERCENT: pages 0..pages-1 written A and marked idle, then B
@@ -117,12 +97,8 @@ round() {
 	zram_fi_count
 	f0=$FI_COUNT
 	zram_fi_random "$2"
-	zram_fi_task fio --name=partial --filename="$ZRAM_DEV" \
-		--ioengine=pvsync2 --direct=1 --rw=write --bs=4k \
-		--size=$((pages * 4))k --buffer_pattern=0xb1b2b3 --nowait=1 \
-		--iomem_align=512 --continue_on_error=write --ignore_error=,EAGAIN \
-		--output-format=json --output="$work/fio.json" \
-		>"$work/fio.err" 2>&1
+	zram_fi_task write 0xb1b2b3 --nowait=1 --iomem_align=512 \
+		--continue_on_error=write --ignore_error=,EAGAIN
 	zram_fi_random 0
 	zram_fi_count
 	INJECTED=$((FI_COUNT - f0))
@@ -142,6 +118,23 @@ round() {
 		"$INJECTED failures injected"
 }
 
+# phase NAME PERCENT: the rounds NAME-1 to NAME-rounds at PERCENT%; sums
+# their WRITTEN, REFUSED and INJECTED into PH_WRITTEN, PH_REFUSED and
+# PH_INJECTED.
+phase() {
+	local r
+
+	PH_WRITTEN=0
+	PH_REFUSED=0
+	PH_INJECTED=0
+	for ((r = 1; r <= rounds; r++)); do
+		round "$1-$r" "$2"
+		PH_WRITTEN=$((PH_WRITTEN + WRITTEN))
+		PH_REFUSED=$((PH_REFUSED + REFUSED))
+		PH_INJECTED=$((PH_INJECTED + INJECTED))
+	done
+}
+
 zram_fi_alloc_setup || ktap_bail "cannot set up fault injection"
 zs_malloc=$(zram_symbol_range zs_malloc) ||
 	ktap_skip_all "no zs_malloc in /proc/kallsyms"
@@ -156,29 +149,17 @@ counts=()
 
 # 1: any allocation in zram may fail (the bio's, the bounce page's, the
 # write half's)
-written=0
-refused=0
-for ((r = 1; r <= rounds; r++)); do
-	round "zram-$r" 40
-	written=$((written + WRITTEN))
-	refused=$((refused + REFUSED))
-done
+phase zram 40
 ktap_eq "faults in zram: some writes were refused, some succeeded" \
-	"$([ "$refused" -gt 0 ] && [ "$written" -gt 0 ] && echo both)" both
+	"$([ "$PH_REFUSED" -gt 0 ] && [ "$PH_WRITTEN" -gt 0 ] && echo both)" both
 
 # 2: only allocations under zs_malloc fail: the write half, after the read
 # half succeeded
 zram_fi_require "$zs_malloc" || ktap_bail "cannot limit faults to zs_malloc"
 ktap_info "then faults only under zs_malloc ${zs_malloc% *}-${zs_malloc#* }"
-refused=0
-injected=0
-for ((r = 1; r <= rounds; r++)); do
-	round "zs_malloc-$r" 50
-	refused=$((refused + REFUSED))
-	injected=$((injected + INJECTED))
-done
+phase zs_malloc 50
 ktap_eq "faults in zs_malloc: injected, and writes refused after their read half" \
-	"$([ "$refused" -gt 0 ] && [ "$injected" -gt 0 ] && echo both)" both
+	"$([ "$PH_REFUSED" -gt 0 ] && [ "$PH_INJECTED" -gt 0 ] && echo both)" both
 
 ktap_eq "each write: new data, not idle; or EAGAIN and the slot as it was" \
 	"${bad[*]}" ""

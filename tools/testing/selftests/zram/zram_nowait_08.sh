@@ -27,35 +27,17 @@ zram_init 16M || ktap_skip_all "cannot set disksize"
 work=$(mktemp -d /tmp/zram-torn.XXXXXX) || ktap_skip_all "no /tmp"
 zram_defer rm -rf "$work"
 
-# pwrite PATTERN [FIO_OPTION...]: one 64 KiB O_DIRECT write at offset 0,
-# every byte from the 3-byte PATTERN (not same-filled); fio's error
-# number (0, 11 for EAGAIN, ...) is printed.
+# pwrite PATTERN [FIO_OPTION...]: one 64 KiB O_DIRECT write at offset 0
+# (zram_fio_pattern); fio's error number (0, 11 for EAGAIN, ...) is
+# printed.
 pwrite() {
-	local pattern=$1
-
-	shift
-	(cd "$work" && fio --name=torn --filename="$ZRAM_DEV" \
-		--ioengine=pvsync2 --direct=1 --rw=write --bs=64k --size=64k \
-		--buffer_pattern="$pattern" --output-format=json \
-		--output="$work/fio.json" "$@" >/dev/null 2>&1)
+	zram_fio_pattern "$work" "$1" --bs=64k --size=64k "${@:2}"
 	zram_fio_json "$work/fio.json" job error
 }
 
 # page_patterns: for each of pages 0-15, A, B or "?" by its bytes.
 page_patterns() {
-	local p bytes
-
-	for p in $(seq 0 15); do
-		bytes=$(dd if="$ZRAM_DEV" bs=4096 skip="$p" count=1 iflag=direct \
-			2>/dev/null | od -An -tx1 -v | tr -s ' ' '\n' | sort -u |
-			tr -d '\n')
-		case $bytes in
-		a1a2a3) printf A ;;
-		b1b2b3) printf B ;;
-		*) printf '?' ;;
-		esac
-	done
-	echo
+	zram_page_patterns "$ZRAM_DEV" 16
 }
 
 # Write I/Os, write sectors, failed_writes; read I/Os, read sectors,
