@@ -1,0 +1,72 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# The statistics that only change at a limit, a reset or the last slot.
+# mem_limit is enforced: 8 MiB of random data over a 2 MiB limit fails,
+# the pool stays near the limit, io_stat counts failed writes and no
+# failed read; "0" to mem_used_max sets it to the pool's current size;
+# mm_stat's huge_pages counts huge slots stored now and huge_pages_since
+# every one stored since init; debugfs block_state lists the last slot;
+# a reset clears mem_limit and the disk's block-layer stat.
+
+. "$(dirname "$0")/zram_lib.sh"
+
+zram_require_basic
+zram_add || ktap_skip_all "cannot hot_add a zram device"
+zram_init 64M || ktap_skip_all "cannot set disksize"
+limit=$((2 * 1024 * 1024))
+
+# mm_stat fields FIELD...: those fields of mm_stat, space-separated.
+mm_stat_fields() {
+	local f out=()
+
+	for f in "$@"; do
+		out+=("$(zram_field mm_stat "$f")")
+	done
+	echo "${out[*]}"
+}
+
+ktap_plan 8
+
+echo "$limit" >"$ZRAM_SYS/mem_limit" || ktap_bail "cannot set mem_limit"
+before=$(zram_counters io_stat:1 io_stat:2)
+rc=0
+dd if=/dev/urandom of="$ZRAM_DEV" bs=64k count=128 oflag=direct \
+	2>/dev/null || rc=$?
+ktap_check "8 MiB of random data over a 2 MiB mem_limit: the write fails" \
+	test "$rc" -ne 0
+used=$(zram_field mm_stat 3)
+ktap_info "mem_used_total $used, mem_limit $(zram_field mm_stat 4)"
+ktap_check "the pool stays within 256 KiB of the limit" \
+	test "$used" -le $((limit + 256 * 1024))
+read -r reads writes <<<"$(zram_grew "$before" "$(zram_counters io_stat:1 io_stat:2)")"
+ktap_eq "io_stat: failed writes counted, no failed read" \
+	"$([ "$writes" -gt 0 ] && echo some) $reads" "some 0"
+echo 0 >"$ZRAM_SYS/mem_used_max"
+read -r used max <<<"$(mm_stat_fields 3 5)"
+ktap_eq "0 to mem_used_max sets it to mem_used_total" "$max" "$used"
+
+echo 1 >"$ZRAM_SYS/reset"
+zram_init 64M || ktap_bail "cannot set disksize"
+zram_fill_pages "$ZRAM_DEV" 0 4 random
+huge=$(mm_stat_fields 8 9)
+zram_fill_pages "$ZRAM_DEV" 0 4 text
+ktap_eq "huge_pages, huge_pages_since: 4 random pages, then text over them" \
+	"$huge $(mm_stat_fields 8 9)" "4 4 0 4"
+
+last=$((64 * 256 - 1))
+zram_fill_pages "$ZRAM_DEV" "$last" 1 text
+if [ -r "$(zram_block_state_file)" ]; then
+	ktap_eq "block_state lists the last slot" \
+		"$(zram_slot_state "$last" | awk '{ print $1 }')" "$last"
+else
+	ktap_skip "block_state lists the last slot" "no debugfs block_state"
+fi
+
+echo "$limit" >"$ZRAM_SYS/mem_limit"
+echo 1 >"$ZRAM_SYS/reset"
+zram_init 64M || ktap_bail "cannot set disksize"
+ktap_eq "mem_limit 0 after a reset" "$(zram_field mm_stat 4)" 0
+ktap_eq "the disk's stat all 0 after a reset" \
+	"$(tr -s ' ' '\n' <"/sys/block/zram$ZRAM_ID/stat" | sort -u | tr -d '\n')" 0
+ktap_finish
