@@ -2,13 +2,15 @@
 # SPDX-License-Identifier: GPL-2.0
 #
 # idle marking, seen through debugfs block_state (CONFIG_ZRAM_MEMORY_TRACKING):
-# "all" marks every stored slot that is not same-filled; a read or write
-# clears the mark; an age in seconds marks only slots not accessed for that
+# "all" marks every stored slot that is not same-filled; a read (also one
+# from a buffer that splits the page over two bio_vecs) or a write clears
+# the mark; an age in seconds marks only slots not accessed for that
 # long (and clears the mark of the others).
 
 . "$(dirname "$0")/zram_lib.sh"
 
 zram_require_basic
+zram_require_cmd fio
 zram_add || ktap_skip_all "cannot hot_add a zram device"
 zram_init 16M || ktap_skip_all "cannot set disksize"
 [ -r "$(zram_block_state_file)" ] ||
@@ -21,7 +23,7 @@ slot_flags() {
 	awk -v i="$1" '$1 == i { print $3 }' "$(zram_block_state_file)"
 }
 
-ktap_plan 11
+ktap_plan 12
 
 # 0-31 compressible, 32-39 same-filled, 40-55 incompressible
 zram_fill_pages "$ZRAM_DEV" 0 32 text
@@ -36,7 +38,11 @@ dd if="$ZRAM_DEV" of=/dev/null bs=4096 skip=5 count=1 iflag=direct 2>/dev/null
 ktap_eq "a read clears the mark" "$(slot_flags 5)" "......"
 zram_fill_pages "$ZRAM_DEV" 6 1 text
 ktap_eq "a write clears the mark" "$(slot_flags 6)" "......"
-ktap_eq "46 slots still idle" "$(idle_count)" 46
+fio --name=partial --filename="$ZRAM_DEV" --ioengine=psync --direct=1 \
+	--rw=read --bs=4k --size=4k --offset=$((7 * 4096)) --iomem_align=512 \
+	--output=/dev/null >/dev/null 2>&1
+ktap_eq "a read in two partial bio_vecs clears the mark" "$(slot_flags 7)" "......"
+ktap_eq "45 slots still idle" "$(idle_count)" 45
 
 sleep 3
 zram_fill_pages "$ZRAM_DEV" 40 4 random
