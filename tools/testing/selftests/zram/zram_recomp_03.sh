@@ -4,7 +4,10 @@
 # recompress type=idle: the idle slots get smaller objects from the
 # secondary algorithm (compr_data_size falls, pages_stored stays), the
 # slots written after the idle marking are left alone, and every byte
-# reads back the same, before and after drop_caches.
+# reads back the same, before and after drop_caches. With debugfs
+# block_state: the recompressed slots keep their access time, and a
+# second type=idle pass, which has no algorithm left to try on them,
+# still clears their idle mark (they were looked at), as upstream.
 
 . "$(dirname "$0")/zram_lib.sh"
 
@@ -13,7 +16,7 @@ zram_words_file 128 || ktap_skip_all "cannot make the data"
 zram_recomp_init 16M || ktap_skip_all "cannot set up the device"
 state=$(zram_block_state_file)
 
-ktap_plan 6
+ktap_plan 8
 
 sum=$(sha256sum <"$WORDS_FILE" | cut -d' ' -f1)
 zram_quiet zram_store_file "$WORDS_FILE" || ktap_bail "cannot store the data"
@@ -23,6 +26,7 @@ dd if="$WORDS_FILE" of="$ZRAM_DEV" bs=4096 skip=96 seek=96 count=32 \
 	oflag=direct conv=notrunc 2>/dev/null
 compr0=$(zram_mm_compr)
 stored0=$(zram_field mm_stat 1)
+times0=$(awk '$1 < 96 { print $1, $2 }' "$state" 2>/dev/null)
 
 ktap_check "recompress type=idle" \
 	expect_errno OK "$ZRAM_SYS/recompress" type=idle
@@ -33,9 +37,14 @@ ktap_eq "orig_data_size unchanged" "$(zram_field mm_stat 1)" "$stored0"
 if [ -r "$state" ]; then
 	ktap_eq "no slot written after the marking was recompressed" \
 		"$(awk '$1 >= 96 && $3 ~ /^....r/' "$state" | wc -l)" 0
+	ktap_eq "recompressed slots keep their access time" \
+		"$(awk '$1 < 96 { print $1, $2 }' "$state")" "$times0"
+	echo all >"$ZRAM_SYS/idle"
+	echo type=idle >"$ZRAM_SYS/recompress"
+	ktap_eq "a second pass leaves no recompressed slot idle" \
+		"$(zram_block_state_count '^...ir')" 0
 else
-	ktap_skip "no slot written after the marking was recompressed" \
-		"no debugfs block_state"
+	ktap_skip_n 3 "block_state rows" "no debugfs block_state"
 fi
 ktap_eq "data read back" "$(zram_read_all "$ZRAM_DEV" 128)" "$sum"
 zram_drop_caches
