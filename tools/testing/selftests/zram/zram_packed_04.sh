@@ -5,8 +5,10 @@
 # 40 compressible slots, their object sizes measured one by one (mm_stat
 # compr_data_size), are written back by one request onto a fresh backing
 # device: packed back to back from the first block, so object k starts at
-# byte pos_k = size_0 + ... + size_(k-1). Then the slots are freed in
-# order, by discard or overwrite in turn. After slot k went, the blocks in
+# byte pos_k = size_0 + ... + size_(k-1). Reading every slot once counts
+# one block in bd_reads per object and two for one that runs on into the
+# next block. Then the slots are freed in order, by discard or overwrite
+# in turn. After slot k went, the blocks in
 # use (bd_count, debugfs packed_blocks) are exactly those holding bytes
 # pos_(k+1) and on, the dead bytes still held are pos_(k+1) mod 4096, the
 # slots still on the backing device read back intact, and after the last
@@ -29,7 +31,7 @@ pages_sum() {
 		2>/dev/null | sha256sum | cut -d' ' -f1
 }
 
-ktap_plan 7
+ktap_plan 8
 
 echo 1 >"$ZRAM_SYS/compressed_writeback"
 echo "$NULLB" >"$ZRAM_SYS/backing_dev"
@@ -53,6 +55,15 @@ ktap_check "page_indexes=0-$((n - 1)) written back" \
 ktap_eq "one block per 4 KiB of objects (bd_count packed_blocks objects)" \
 	"$(bd_count) $(zram_wb_stat packed_blocks) $(zram_wb_stat packed_objects)" \
 	"$(((total + 4095) / 4096)) $(((total + 4095) / 4096)) $n"
+straddle=0
+for ((k = 0; k < n; k++)); do
+	[ $((pos[k] / 4096)) = $(((pos[k + 1] - 1) / 4096)) ] ||
+		straddle=$((straddle + 1))
+done
+reads=$(bd_reads)
+zram_read_all "$ZRAM_DEV" "$n" >/dev/null
+ktap_eq "bd_reads: one per object, two for the $straddle that straddle" \
+	"$(($(bd_reads) - reads))" $((n + straddle))
 
 bad=''
 for ((k = 0; k < n; k++)); do
