@@ -84,10 +84,11 @@ zram_wb_fill_kinds() {
 	zram_read_all "$ZRAM_DEV" 72
 }
 
-# zram_page_sum N: sha256 of page N of $ZRAM_DEV (O_DIRECT).
+# zram_page_sum N [COUNT]: sha256 of COUNT pages (default 1) of $ZRAM_DEV
+# from page N on (O_DIRECT).
 zram_page_sum() {
-	dd if="$ZRAM_DEV" bs=4096 skip="$1" count=1 iflag=direct 2>/dev/null |
-		sha256sum | cut -d' ' -f1
+	dd if="$ZRAM_DEV" bs=4096 skip="$1" count="${2:-1}" iflag=direct \
+		2>/dev/null | sha256sum | cut -d' ' -f1
 }
 
 # zram_wb_probe VALUE: the writeback syntax VALUE exists (newer ABI): its

@@ -21,16 +21,8 @@ zram_init 16M || ktap_bail "cannot set disksize"
 work=$(mktemp -d /tmp/zram-same.XXXXXX) || ktap_skip_all "no /tmp"
 zram_defer rm -rf "$work"
 
-# range_sum FIRST N: sha256 of slots FIRST..FIRST+N-1, read with O_DIRECT.
-range_sum() {
-	dd if="$ZRAM_DEV" bs=4096 skip="$1" count="$2" iflag=direct \
-		2>/dev/null | sha256sum | cut -d' ' -f1
-}
-
-# notify_free: io_stat's fourth field.
-notify_free() {
-	zram_field io_stat 4
-}
+# orig_data_size, notify_free
+FREED=(mm_stat:1 io_stat:4)
 
 ktap_plan 9
 
@@ -42,24 +34,22 @@ echo idle >"$ZRAM_SYS/writeback"
 [ "$(bd_count)" = 16 ] || ktap_bail "16 slots not written back: $(bd_stat)"
 ktap_check "write-zeroes is advertised" test \
 	"$(cat "/sys/block/zram$ZRAM_ID/queue/write_zeroes_max_bytes")" -gt 0
-before="$(range_sum 16 8) $(range_sum 40 8)"
-orig=$(zram_field mm_stat 1)
-freed=$(notify_free)
+before="$(zram_page_sum 16 8) $(zram_page_sum 40 8)"
+before_free=$(zram_counters "${FREED[@]}")
 ktap_check "write-zeroes of slots 24-39 (8 written back, 8 in RAM)" \
 	blkdiscard -z -o $((24 * 4096)) -l $((16 * 4096)) "$ZRAM_DEV"
-ktap_eq "they read back zeroes" "$(range_sum 24 16)" \
+ktap_eq "they read back zeroes" "$(zram_page_sum 24 16)" \
 	"$(head -c $((16 * 4096)) /dev/zero | sha256sum | cut -d' ' -f1)"
 ktap_eq "slots 16-23 and 40-47 keep their data" \
-	"$(range_sum 16 8) $(range_sum 40 8)" "$before"
+	"$(zram_page_sum 16 8) $(zram_page_sum 40 8)" "$before"
 ktap_eq "blocks and bytes freed, each page in notify_free" \
-	"$(bd_count) $((orig - $(zram_field mm_stat 1))) $(($(notify_free) - freed))" \
-	"8 $((16 * 4096)) 16"
-orig=$(zram_field mm_stat 1)
-freed=$(notify_free)
+	"$(bd_count) $(zram_grew "$before_free" "$(zram_counters "${FREED[@]}")")" \
+	"8 -$((16 * 4096)) 16"
+before_free=$(zram_counters "${FREED[@]}")
 blkdiscard -o $((40 * 4096)) -l $((4 * 4096)) "$ZRAM_DEV"
 ktap_eq "a discard of 4 slots in RAM: bytes freed, notify_free" \
-	"$((orig - $(zram_field mm_stat 1))) $(($(notify_free) - freed))" \
-	"$((4 * 4096)) 4"
+	"$(zram_grew "$before_free" "$(zram_counters "${FREED[@]}")")" \
+	"-$((4 * 4096)) 4"
 
 # Slots 0-11: one word repeated (0 and 0x5a...), then each of those with
 # one word changed.
@@ -79,7 +69,7 @@ dd if="$work/pages" of="$ZRAM_DEV" bs=4096 oflag=direct conv=notrunc \
 ktap_eq "two same-filled pages, ten with one word changed: same_pages" \
 	"$(($(zram_field mm_stat 6) - same))" 2
 ktap_eq "the pages with one word changed read back exactly" \
-	"$(range_sum 0 12)" "$(sha256sum <"$work/pages" | cut -d' ' -f1)"
+	"$(zram_page_sum 0 12)" "$(sha256sum <"$work/pages" | cut -d' ' -f1)"
 zram_fill_pages "$ZRAM_DEV" 10 1 text
 blkdiscard -o $((11 * 4096)) -l 4096 "$ZRAM_DEV"
 ktap_eq "same_pages after overwriting one and discarding the other" \

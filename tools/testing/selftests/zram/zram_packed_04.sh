@@ -27,8 +27,7 @@ n=40
 
 # pages_sum FIRST: checksum of pages FIRST to n-1
 pages_sum() {
-	dd if="$ZRAM_DEV" bs=4096 skip="$1" count=$((n - $1)) iflag=direct \
-		2>/dev/null | sha256sum | cut -d' ' -f1
+	zram_page_sum "$1" $((n - $1))
 }
 
 ktap_plan 8

@@ -33,8 +33,7 @@ ktap_eq "all data readable" "$(zram_read_all "$ZRAM_DEV" "$pages")" "$sum"
 
 # slots are packed in order: the first 1024 hold every block in use
 rest() {
-	dd if="$ZRAM_DEV" bs=4096 skip=1024 count=1024 iflag=direct 2>/dev/null |
-		sha256sum | cut -d' ' -f1
+	zram_page_sum 1024 1024
 }
 sum=$(rest)
 blkdiscard -o 0 -l $((1024 * 4096)) "$ZRAM_DEV"

@@ -16,16 +16,6 @@ zram_add || ktap_skip_all "cannot hot_add a zram device"
 zram_init 64M || ktap_skip_all "cannot set disksize"
 limit=$((2 * 1024 * 1024))
 
-# mm_stat fields FIELD...: those fields of mm_stat, space-separated.
-mm_stat_fields() {
-	local f out=()
-
-	for f in "$@"; do
-		out+=("$(zram_field mm_stat "$f")")
-	done
-	echo "${out[*]}"
-}
-
 ktap_plan 8
 
 echo "$limit" >"$ZRAM_SYS/mem_limit" || ktap_bail "cannot set mem_limit"
@@ -43,16 +33,16 @@ read -r reads writes <<<"$(zram_grew "$before" "$(zram_counters io_stat:1 io_sta
 ktap_eq "io_stat: failed writes counted, no failed read" \
 	"$([ "$writes" -gt 0 ] && echo some) $reads" "some 0"
 echo 0 >"$ZRAM_SYS/mem_used_max"
-read -r used max <<<"$(mm_stat_fields 3 5)"
+read -r used max <<<"$(zram_counters mm_stat:3 mm_stat:5)"
 ktap_eq "0 to mem_used_max sets it to mem_used_total" "$max" "$used"
 
 echo 1 >"$ZRAM_SYS/reset"
 zram_init 64M || ktap_bail "cannot set disksize"
 zram_fill_pages "$ZRAM_DEV" 0 4 random
-huge=$(mm_stat_fields 8 9)
+huge=$(zram_counters mm_stat:8 mm_stat:9)
 zram_fill_pages "$ZRAM_DEV" 0 4 text
 ktap_eq "huge_pages, huge_pages_since: 4 random pages, then text over them" \
-	"$huge $(mm_stat_fields 8 9)" "4 4 0 4"
+	"$huge $(zram_counters mm_stat:8 mm_stat:9)" "4 4 0 4"
 
 last=$((64 * 256 - 1))
 zram_fill_pages "$ZRAM_DEV" "$last" 1 text
