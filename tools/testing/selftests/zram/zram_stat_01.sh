@@ -7,6 +7,8 @@
 # failed read; "0" to mem_used_max sets it to the pool's current size;
 # mm_stat's huge_pages counts huge slots stored now and huge_pages_since
 # every one stored since init; debugfs block_state lists the last slot;
+# compact moves the objects left in half-empty pool pages together:
+# pages_compacted rises, the pool shrinks and every slot keeps its data;
 # a reset clears mem_limit and the disk's block-layer stat.
 
 . "$(dirname "$0")/zram_lib.sh"
@@ -16,7 +18,7 @@ zram_add || ktap_skip_all "cannot hot_add a zram device"
 zram_init 64M || ktap_skip_all "cannot set disksize"
 limit=$((2 * 1024 * 1024))
 
-ktap_plan 8
+ktap_plan 10
 
 echo "$limit" >"$ZRAM_SYS/mem_limit" || ktap_bail "cannot set mem_limit"
 before=$(zram_counters io_stat:1 io_stat:2)
@@ -52,6 +54,22 @@ if [ -r "$(zram_block_state_file)" ]; then
 else
 	ktap_skip "block_state lists the last slot" "no debugfs block_state"
 fi
+
+# Every other slot of 1024 text pages becomes a zero page, which frees its
+# object: each pool page is left half empty until compaction.
+zram_fill_pages "$ZRAM_DEV" 0 1024 text
+zram_quiet fio --name=holes --filename="$ZRAM_DEV" --ioengine=pvsync2 \
+	--direct=1 --rw=write:4k --bs=4k --size=4M --zero_buffers=1 ||
+	ktap_bail "cannot zero every other slot"
+sum=$(zram_page_sum 0 1024)
+before=$(zram_counters mm_stat:3 mm_stat:7)
+echo 1 >"$ZRAM_SYS/compact"
+read -r used compacted <<<"$(zram_grew "$before" "$(zram_counters mm_stat:3 mm_stat:7)")"
+ktap_info "compact: mem_used_total $used bytes, pages_compacted +$compacted"
+ktap_eq "compact: pages_compacted rises, mem_used_total falls" \
+	"$([ "$compacted" -gt 0 ] && echo rises) $([ "$used" -lt 0 ] && echo falls)" \
+	"rises falls"
+ktap_eq "compact: every slot keeps its data" "$(zram_page_sum 0 1024)" "$sum"
 
 echo "$limit" >"$ZRAM_SYS/mem_limit"
 echo 1 >"$ZRAM_SYS/reset"
