@@ -1,0 +1,114 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# Backing-device read errors reach the reader and lose nothing. Slots are
+# written back to a device-mapper device over a null_blk that completes
+# from a timer, then its table becomes dm-error. A read of a written-back
+# slot then fails with EIO: with O_DIRECT, a whole page (a read chained to
+# the zram bio) and a packed object (decompressed after its read completes;
+# where the driver has compressed_writeback); in two partial bio_vecs (the
+# synchronous read); and through the page cache after drop_caches. Slots
+# in RAM still read. Once the device works again every slot reads back as
+# written, still on the backing device.
+
+. "$(dirname "$0")/zram_lib.sh"
+
+zram_require_basic
+zram_require_cmd fio
+zram_require_nullb
+zram_require_dm
+zram_add || ktap_skip_all "cannot hot_add a zram device"
+zram_require_writeback
+zram_nullb 16 irqmode=2 completion_nsec=20000 ||
+	ktap_skip_all "cannot create a null_blk with timer completions"
+sectors=$(zram_sectors "$NULLB")
+good="0 $sectors linear $NULLB 0"
+zram_dm rd "$good" || ktap_skip_all "cannot create a dm-linear device"
+work=$(mktemp -d /tmp/zram-f4.XXXXXX) || ktap_skip_all "no /tmp"
+zram_defer rm -rf "$work"
+
+reload() {
+	dmsetup suspend "$DM_NAME" && dmsetup load "$DM_NAME" --table "$1" &&
+		dmsetup resume "$DM_NAME"
+}
+
+# direct_read SLOT: dd's error reading SLOT with O_DIRECT, "ok" without one
+direct_read() {
+	local err
+
+	err=$(dd if="$ZRAM_DEV" of=/dev/null bs=4096 skip="$1" count=1 \
+		iflag=direct 2>&1 >/dev/null) && { echo ok; return; }
+	echo "${err##*: }"
+}
+
+# cached_read SLOT: the same through the page cache, after drop_caches
+cached_read() {
+	local err
+
+	zram_drop_caches
+	err=$(dd if="$ZRAM_DEV" of=/dev/null bs=4096 skip="$1" count=1 \
+		2>&1 >/dev/null) && { echo ok; return; }
+	echo "${err##*: }"
+}
+
+# split_read SLOT: fio's error number reading SLOT with O_DIRECT into a
+# buffer 512 bytes into a page: two partial bio_vecs
+split_read() {
+	fio --name=split --filename="$ZRAM_DEV" --ioengine=psync --direct=1 \
+		--rw=read --bs=4k --size=4k --offset=$(($1 * 4096)) \
+		--iomem_align=512 --output-format=json \
+		--output="$work/split.json" >/dev/null 2>&1
+	zram_fio_json "$work/split.json" job error
+}
+
+packed=
+if zram_attr_exists compressed_writeback; then
+	echo 1 >"$ZRAM_SYS/compressed_writeback"
+	packed=1
+fi
+echo "$DM" >"$ZRAM_SYS/backing_dev" || ktap_bail "cannot set backing_dev"
+zram_init 16M || ktap_bail "cannot set disksize"
+
+ktap_plan 11
+
+# slots 0-31 compress (packed where the driver packs), 32-39 do not
+zram_fill_pages "$ZRAM_DEV" 0 32 text
+zram_fill_pages "$ZRAM_DEV" 32 8 random
+echo all >"$ZRAM_SYS/idle"
+echo idle >"$ZRAM_SYS/writeback"
+zram_fill_pages "$ZRAM_DEV" 40 8 text
+sum=$(zram_read_all "$ZRAM_DEV" 48)
+blocks=$(bd_count)
+ktap_info "40 slots written back in $blocks blocks"
+ktap_eq "40 slots written back" "$(zram_block_state_count w)" 40
+
+reload "0 $sectors error" || ktap_bail "cannot load the error table"
+ktap_eq "O_DIRECT read of a whole page on the failing device -> EIO" \
+	"$(direct_read 35)" "Input/output error"
+ktap_eq "read of a whole page in two partial bio_vecs -> EIO" \
+	"$(split_read 36)" 5
+ktap_eq "buffered read of a whole page after drop_caches -> EIO" \
+	"$(cached_read 37)" "Input/output error"
+rows=("O_DIRECT read of a packed object -> EIO"
+	"read of a packed object in two partial bio_vecs -> EIO"
+	"buffered read of a packed object after drop_caches -> EIO")
+if [ -n "$packed" ]; then
+	ktap_eq "${rows[0]}" "$(direct_read 3)" "Input/output error"
+	ktap_eq "${rows[1]}" "$(split_read 4)" 5
+	ktap_eq "${rows[2]}" "$(cached_read 5)" "Input/output error"
+else
+	for r in "${rows[@]}"; do
+		ktap_skip "$r" "no compressed_writeback"
+	done
+fi
+ktap_eq "slots in RAM still read" "$(direct_read 41) $(cached_read 42)" "ok ok"
+
+reload "$good" || ktap_bail "cannot load the linear table"
+ktap_eq "the device works again: the slots are still written back" \
+	"$(zram_block_state_count w) $(bd_count)" "40 $blocks"
+ktap_eq "every slot reads back as written (O_DIRECT)" \
+	"$(zram_read_all "$ZRAM_DEV" 48)" "$sum"
+zram_drop_caches
+ktap_eq "every slot reads back as written (page cache)" \
+	"$(zram_read_buffered "$ZRAM_DEV" 48)" "$sum"
+ktap_finish
