@@ -12,8 +12,8 @@
 # refused. A 4 KiB write of page 8 alone, from the same misaligned buffer,
 # cannot do its first step, nor can a read into it: each fails with EAGAIN
 # and leaves no trace (page 8 still A, its block_state line, the stat,
-# failed_writes and bd_reads unchanged). Stock 6.12 refuses
-# RWF_NOWAIT (no BLK_FEAT_NOWAIT): the test skips.
+# failed_writes and bd_reads unchanged, nothing left in flight). Stock
+# 6.12 refuses RWF_NOWAIT (no BLK_FEAT_NOWAIT): the test skips.
 
 . "$(dirname "$0")/zram_lib.sh"
 
@@ -41,9 +41,10 @@ page_patterns() {
 }
 
 # Write I/Os, write sectors, failed_writes; read I/Os, read sectors,
-# bd_reads.
-WRITES=(stat:5 stat:7 io_stat:2)
-READS=(stat:1 stat:3 bd_stat:2)
+# bd_reads; and the I/Os in flight (stat:9), 0 again once a bio has
+# ended or been refused.
+WRITES=(stat:5 stat:7 io_stat:2 stat:9)
+READS=(stat:1 stat:3 bd_stat:2 stat:9)
 
 [ "$(pwrite 0xc1c2c3 --nowait=1)" = 0 ] ||
 	ktap_skip_all "RWF_NOWAIT refused: no BLK_FEAT_NOWAIT (stock 6.12)"
@@ -69,8 +70,8 @@ for offset in 512 3584; do
 	ktap_eq "buffer +$offset: the write succeeded (finished by a worker)" \
 		"$err" 0
 	case $err in
-	0) want="1 128 0" ;;
-	*) want="0 0 0" ;;
+	0) want="1 128 0 0" ;;
+	*) want="0 0 0 0" ;;
 	esac
 	ktap_eq "buffer +$offset: the disk's stat counts it once if it succeeded" \
 		"$grew" "$want"
@@ -92,10 +93,10 @@ rgrew=$(zram_grew "$before" "$(zram_counters "${READS[@]}")")
 state1=$(zram_slot_state 8)
 ktap_eq "page 8 alone: the write fails with EAGAIN" "$err" 11
 ktap_eq "page 8 alone: the refused write counts nowhere (stat, failed_writes)" \
-	"$grew" "0 0 0"
+	"$grew" "0 0 0 0"
 ktap_eq "page 8 alone: a read into the same buffer fails with EAGAIN" "$rerr" 11
 ktap_eq "page 8 alone: the refused read counts nowhere (stat, bd_reads)" \
-	"$rgrew" "0 0 0"
+	"$rgrew" "0 0 0 0"
 if [ -z "$state0" ]; then
 	ktap_skip "page 8 alone: its block_state line unchanged" "no debugfs block_state"
 else
