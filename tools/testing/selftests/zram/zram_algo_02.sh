@@ -7,7 +7,10 @@
 # the library does not take is accepted by the write (upstream checks it
 # at init): deflate's then makes disksize fail with EINVAL, the device
 # stays uninitialized and initializes once the level is fixed; zstd's and
-# lz4hc's are clamped by the library and the data reads back equal.
+# lz4hc's are clamped by the library and the data reads back equal. A
+# reset forgets the parameters: after deflate's refused level and a
+# reset, disksize works and text compresses as on a new device, which
+# uses deflate's default level (under half the size).
 
 . "$(dirname "$0")/zram_lib.sh"
 
@@ -57,7 +60,9 @@ clamp_cases=()
 zram_has_algorithm zstd && clamp_cases+=("zstd 1000")
 zram_has_algorithm lz4hc && clamp_cases+=("lz4hc 100")
 
-ktap_plan $((${#rows[@]} + 3 * ${#init_cases[@]} + ${#clamp_cases[@]}))
+forget=0
+zram_has_algorithm deflate && forget=3
+ktap_plan $((${#rows[@]} + 3 * ${#init_cases[@]} + ${#clamp_cases[@]} + forget))
 
 zram_check_input_rows "" "${rows[@]}"
 
@@ -96,5 +101,34 @@ for c in "${clamp_cases[@]}"; do
 		ktap_not_ok "$desc"
 	fi
 done
+
+# deflate_compr: reset, deflate with the parameters set, disksize, 16 text
+# pages; their compr_data_size, or "no init" when disksize fails.
+deflate_compr() {
+	echo 1 >"$ZRAM_SYS/reset"
+	echo deflate >"$ZRAM_SYS/comp_algorithm"
+	zram_init 16M 2>/dev/null || { echo "no init"; return; }
+	zram_fill_pages "$ZRAM_DEV" 0 16 text
+	zram_field mm_stat 2
+}
+
+# reset forgets algorithm_params: a level deflate refuses, then a reset;
+# deflate then works as on a device that never had parameters
+if [ "$forget" -gt 0 ]; then
+	zram_add || ktap_bail "cannot hot_add a second zram device"
+	fresh=$(deflate_compr)
+	ktap_info "deflate, default level, new device: 16 text pages in $fresh bytes"
+	ktap_check "a new device's deflate compresses text to under half" \
+		test "$fresh" -lt $((16 * 4096 / 2))
+	echo 1 >"$ZRAM_SYS/reset"
+	echo deflate >"$ZRAM_SYS/comp_algorithm"
+	echo "algo=deflate level=10" >"$ZRAM_SYS/algorithm_params"
+	echo 1 >"$ZRAM_SYS/reset"
+	echo deflate >"$ZRAM_SYS/comp_algorithm"
+	ktap_check "deflate level=10 then reset: disksize works" \
+		expect_errno OK "$ZRAM_SYS/disksize" 16M
+	ktap_eq "deflate after the reset: the new device's size again" \
+		"$(deflate_compr)" "$fresh"
+fi
 
 ktap_finish
