@@ -4,8 +4,8 @@
 # Each writeback mode writes back exactly the slots it selects and its
 # write returns the full length: huge (the incompressible slots),
 # incompressible (nothing without recompression), huge_idle (huge slots
-# marked idle only), idle (the idle slots, never same-filled ones); the
-# data reads back unchanged.
+# marked idle only), idle (the idle slots, never same-filled ones, up to
+# the device's last slot); the data reads back unchanged.
 
 # shellcheck disable=SC2317 # the cases run through ktap_run_cases
 . "$(dirname "$0")/zram_lib.sh"
@@ -44,9 +44,19 @@ idle_count() {
 	ktap_eq "idle wrote back the 32 idle compressible slots, no same-filled one" \
 		"$(bd_count)" 72
 }
+last=$((16 * 256 - 1))
+idle_last() {
+	zram_fill_pages "$ZRAM_DEV" "$last" 1 text
+	last_sum=$(zram_page_sum "$last")
+	echo all >"$ZRAM_SYS/idle"
+	echo idle >"$wb"
+	ktap_eq "idle reaches the last slot ($last)" "$(bd_count)" 73
+}
 data() {
-	ktap_eq "data intact after the writebacks" "$(zram_read_all "$ZRAM_DEV" 80)" "$sum"
+	ktap_eq "data intact after the writebacks" \
+		"$(zram_read_all "$ZRAM_DEV" 80) $(zram_page_sum "$last")" \
+		"$sum $last_sum"
 }
 
 ktap_run_cases huge_len huge_count incomp_len incomp_count huge_idle_len \
-	huge_idle_skips huge_idle_count idle_len idle_count data
+	huge_idle_skips huge_idle_count idle_len idle_count idle_last data

@@ -3,7 +3,7 @@
 #
 # writeback page_indexes=A-B (newer ABI, probed; stock 6.12 skips) writes
 # back slots A to B, both included and no other, returns its full length,
-# and the data reads back unchanged.
+# and the data reads back unchanged; A-A is the one slot A.
 
 # shellcheck disable=SC2317 # the cases run through ktap_run_cases
 . "$(dirname "$0")/zram_lib.sh"
@@ -29,6 +29,10 @@ bounds() {
 	ktap_eq "slots 100 and 105, outside the range, were not written back" \
 		"$(bd_count)" 6
 }
+one_slot() {
+	ktap_eq "page_indexes=107-107 -> OK, wrote back slot 107 alone" \
+		"$(zram_write "$wb" page_indexes=107-107) $(bd_count)" "OK 7"
+}
 data() { ktap_eq "data intact" "$(zram_read_all "$ZRAM_DEV" 120)" "$sum"; }
 
-ktap_run_cases range_len range_count bounds data
+ktap_run_cases range_len range_count bounds one_slot data
