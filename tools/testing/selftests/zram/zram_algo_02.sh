@@ -42,6 +42,7 @@ rows=(
 	"algorithm_params|priority=abc|EINVAL"
 	"algorithm_params|priority=4294967296|ERANGE"
 	"algorithm_params|level=|EINVAL"
+	"algorithm_params|foo=|EINVAL"
 	"algorithm_params|level=1x|EINVAL"
 	"algorithm_params|level=-2147483649|ERANGE"
 	"algorithm_params|dict|EINVAL"

@@ -6,7 +6,8 @@
 # waits killably (SIGKILL ends it); a reset of the closed device waits
 # for the writeback, but meanwhile mm_stat, bd_stat and io_stat stay
 # readable (6.12 makes them wait behind the queued reset for the rest of
-# the writeback); afterwards the reset has emptied the device.
+# the writeback) and the device cannot be opened (EBUSY: the reset owns
+# it); afterwards the reset has emptied the device.
 
 . "$(dirname "$0")/zram_lib.sh"
 
@@ -36,7 +37,7 @@ returned() {
 	return 1
 }
 
-ktap_plan 6
+ktap_plan 7
 zram_write "$ZRAM_SYS/writeback" idle >"$tmp/first" &
 first=$!
 zram_defer kill "$first"
@@ -61,6 +62,10 @@ zram_write "$ZRAM_SYS/reset" 1 >"$tmp/reset" &
 reset=$!
 sleep 1
 kill -0 "$first" 2>/dev/null || ktap_bail "the writeback ended too soon"
+err=$(dd if="$ZRAM_DEV" of=/dev/null bs=4096 count=1 iflag=direct 2>&1 \
+	>/dev/null | head -n 1)
+ktap_eq "an open while the reset waits fails with EBUSY" "${err##*: }" \
+	"Device or resource busy"
 for a in mm_stat bd_stat io_stat; do
 	cat "$ZRAM_SYS/$a" >/dev/null &
 	reader=$!
