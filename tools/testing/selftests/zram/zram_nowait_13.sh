@@ -1,0 +1,78 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# A backing device that refuses REQ_NOWAIT bios for a while: a suspended
+# dm-linear (which supports nowait) fails each one with BLK_STS_AGAIN at
+# once. A preadv2(RWF_NOWAIT) of a written-back slot has then already
+# issued its backing read, so the driver issues that read again, blocking,
+# from a worker: it waits in the suspended device. The dm device sees the
+# read twice, refused and then blocking, never resubmitted in a loop
+# (counted with the block_bio_queue tracepoint). Once the device resumes,
+# the read returns its data.
+# Skips where zram refuses RWF_NOWAIT (stock 6.12, see zram_nowait_09).
+
+# shellcheck disable=SC2317 # the cases run through ktap_run_cases
+. "$(dirname "$0")/zram_lib.sh"
+
+zram_require_basic
+zram_require_cmd fio
+zram_require_nullb
+zram_require_dm
+zram_pv_init
+zram_nullb 16 irqmode=2 completion_nsec=20000 ||
+	ktap_skip_all "cannot create a null_blk with timer completions"
+zram_dm lin "0 $(zram_sectors "$NULLB") linear $NULLB 0" ||
+	ktap_skip_all "cannot create a dm-linear device"
+zram_pv_wb_setup "$DM"
+zram_pv_probe 256k
+[ "$PV_NOWAIT" = 1 ] ||
+	ktap_skip_all "RWF_NOWAIT -> EOPNOTSUPP: no BLK_FEAT_NOWAIT (stock 6.12)"
+
+# the block_bio_queue tracepoint, for the dm device only
+trace=/sys/kernel/tracing
+[ -d "$trace/events" ] || mount -t tracefs nodev "$trace" 2>/dev/null
+event=$trace/events/block/block_bio_queue
+dev=$(dmsetup info -c --noheadings -o major,minor "$DM_NAME" | tr -d " ")
+traced=
+if [ -w "$event/filter" ] && [ -n "$dev" ] &&
+	echo "dev == $(((${dev%:*} << 20) | ${dev#*:}))" >"$event/filter"; then
+	traced=1
+	zram_defer sh -c "echo 0 >$event/enable; echo 0 >$event/filter"
+fi
+
+reader=
+suspended() {
+	ktap_eq "setup: pages 0-63 on the backing device" "$(bd_count)" 64
+	dmsetup suspend "$DM_NAME" || ktap_bail "cannot suspend $DM_NAME"
+	zram_defer dmsetup resume "$DM_NAME"
+	if [ -n "$traced" ]; then
+		echo >"$trace/trace"
+		echo 1 >"$event/enable"
+	fi
+	zram_pv_job "$ZRAM_DEV" wb 0 4k --rw=read --nowait=1 --do_verify=1 &
+	reader=$!
+}
+waits() {
+	sleep 2
+	ktap_check "the RWF_NOWAIT read waits while the device is suspended" \
+		kill -0 "$reader"
+}
+issued_once() {
+	local n
+
+	if [ -z "$traced" ]; then
+		ktap_skip "its backing read is issued twice: nowait, then blocking" \
+			"no block_bio_queue tracepoint"
+		return
+	fi
+	echo 0 >"$event/enable"
+	n=$(grep -c block_bio_queue "$trace/trace")
+	ktap_info "backing reads issued to the suspended device: $n"
+	ktap_eq "its backing read is issued twice: nowait, then blocking" "$n" 2
+}
+resumed() {
+	dmsetup resume "$DM_NAME"
+	ktap_check "after resume the read returns its data" wait "$reader"
+}
+
+ktap_run_cases suspended waits issued_once resumed
