@@ -48,6 +48,8 @@ rows=(
 	"writeback_limit_enable|abc|EINVAL"
 	"writeback_limit_enable|-1|EINVAL"
 	"writeback_limit_enable||EINVAL"
+	"writeback_limit|0x10|EINVAL"
+	"writeback_limit_enable|0x1|EINVAL"
 	"algorithm_params|priority=4|EINVAL"
 	"algorithm_params|priority=-1|EINVAL"
 	"algorithm_params|algo=nosuchalg|EINVAL"

@@ -4,8 +4,8 @@
 # backing_dev refuses a path that is not a usable block device: a regular
 # file ENOTBLK, a missing path ENOENT, a directory (also through a symlink,
 # and the empty path, which names the working directory) EISDIR, a device
-# of size 0 (zram itself, an unbound loop device) EINVAL; backing_dev reads
-# "none" after each.
+# of size 0 (zram itself, an unbound loop device) or smaller than a page
+# (a 2 KiB loop device) EINVAL; backing_dev reads "none" after each.
 
 . "$(dirname "$0")/zram_lib.sh"
 
@@ -23,6 +23,8 @@ modprobe loop >/dev/null 2>&1
 if ! loop=$(zram_losetup -f 2>/dev/null) || ! zram_wait_blockdev "$loop" 2; then
 	loop=''
 fi
+small=''
+zram_loop 2048 && small=$LOOP
 
 # DESC|ERRNO|PATH (an empty PATH: not available here, skipped)
 rows=(
@@ -32,6 +34,7 @@ rows=(
 	"symlink to a directory|EISDIR|$dirlink"
 	"zram itself (size 0)|EINVAL|$ZRAM_DEV"
 	"unbound loop device (size 0)|EINVAL|$loop"
+	"2 KiB loop device (under a page)|EINVAL|$small"
 )
 
 ktap_plan $((${#rows[@]} + 1))

@@ -4,8 +4,10 @@
 # Before init, backing_dev can be replaced: it reads the new path, and
 # the device it replaced is released (another zram can claim it). It
 # reads the device node's path as upstream does: a symlink resolved, a
-# relative path made absolute. Writing the attached device again fails
-# with EBUSY (upstream's second exclusive open) and changes nothing.
+# relative path made absolute. A path written without a newline (as
+# systemd's zram-generator writes it) is taken whole. Writing the attached
+# device again fails with EBUSY (upstream's second exclusive open) and
+# changes nothing.
 
 # shellcheck disable=SC2317 # the cases run through ktap_run_cases
 . "$(dirname "$0")/zram_lib.sh"
@@ -61,10 +63,18 @@ release_b() {
 	ktap_check "resetting the other device releases it" \
 		expect_errno OK "$b_sys/reset" 1
 }
+no_newline() {
+	ktap_check "a path without a newline is accepted" \
+		zram_write_full "$a_sys/backing_dev" "$nb1"
+}
+no_newline_reads() {
+	ktap_eq "backing_dev reads that path whole" "$(cat "$a_sys/backing_dev")" "$nb1"
+}
 released() {
 	ktap_check "the replaced device is released (another zram claims it)" \
 		expect_errno OK "$b_sys/backing_dev" "$nb1"
 }
 
 ktap_run_cases first first_reads replace replace_reads again again_reads released \
-	release_b symlink symlink_reads relative relative_reads
+	release_b symlink symlink_reads relative relative_reads no_newline \
+	no_newline_reads
