@@ -52,8 +52,26 @@ suspended() {
 	zram_pv_job "$ZRAM_DEV" wb 0 4k --rw=read --nowait=1 --do_verify=1 &
 	reader=$!
 }
+# queued: bios the dm device has seen since the read started
+queued() {
+	grep -c block_bio_queue "$trace/trace"
+}
+# The read has reached the dm device once the tracepoint saw its first bio
+# (fio may take seconds to start on a loaded debug kernel); 2 s later it
+# must still wait. Without the tracepoint, 10 s after fio was started.
 waits() {
-	sleep 2
+	local i
+
+	if [ -n "$traced" ]; then
+		for ((i = 0; i < 600; i++)); do
+			[ "$(queued)" -ge 1 ] && break
+			kill -0 "$reader" 2>/dev/null || break
+			sleep 0.2
+		done
+		sleep 2
+	else
+		sleep 10
+	fi
 	ktap_check "the RWF_NOWAIT read waits while the device is suspended" \
 		kill -0 "$reader"
 }
@@ -66,7 +84,7 @@ issued_once() {
 		return
 	fi
 	echo 0 >"$event/enable"
-	n=$(grep -c block_bio_queue "$trace/trace")
+	n=$(queued)
 	ktap_info "backing reads issued to the suspended device: $n"
 	ktap_eq "its backing read is issued twice: nowait, then blocking" "$n" 2
 }
