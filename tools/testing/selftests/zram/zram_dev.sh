@@ -136,6 +136,13 @@ zram_dm() {
 	DM_NAME=$name
 }
 
+# zram_dm_reload TABLE: replace the table of the zram_dm device $DM_NAME
+# (suspend, load, resume).
+zram_dm_reload() {
+	dmsetup suspend "$DM_NAME" && dmsetup load "$DM_NAME" --table "$1" &&
+		dmsetup resume "$DM_NAME"
+}
+
 # zram_mktemp_dir: sets MNT to a fresh directory, removed at exit.
 zram_mktemp_dir() {
 	MNT=$(mktemp -d /tmp/zram-mnt.XXXXXX) || return 1

@@ -29,11 +29,6 @@ $half $((sectors - half)) error"
 
 zram_dm fl "$flakey" || ktap_skip_all "cannot create a dm-flakey device"
 
-reload() {
-	dmsetup suspend "$DM_NAME" && dmsetup load "$DM_NAME" --table "$1" &&
-		dmsetup resume "$DM_NAME"
-}
-
 ktap_plan 17
 
 echo "$DM" >"$ZRAM_SYS/backing_dev"
@@ -54,7 +49,7 @@ ktap_eq "writeback_limit unchanged by failed writes" \
 	"$(cat "$ZRAM_SYS/writeback_limit")" "$limit"
 ktap_eq "data intact after failed writes" "$(zram_read_all "$ZRAM_DEV")" "$sum"
 
-reload "$split" || ktap_bail "cannot load the split table"
+zram_dm_reload "$split" || ktap_bail "cannot load the split table"
 echo all >"$ZRAM_SYS/idle"
 r=$(zram_write "$ZRAM_SYS/writeback" idle)
 count=$(bd_count)
@@ -69,7 +64,7 @@ zram_drop_caches
 ktap_eq "data intact" "$(zram_read_all "$ZRAM_DEV")" "$sum"
 ktap_eq "every written-back slot was read from the device" "$(bd_reads)" "$count"
 
-reload "$good" || ktap_bail "cannot load the linear table"
+zram_dm_reload "$good" || ktap_bail "cannot load the linear table"
 echo all >"$ZRAM_SYS/idle"
 # Stock 6.12 reserves a block before it looks at each slot, so a writeback
 # that fills the device exactly ends with ENOSPC although every slot fit.
@@ -85,7 +80,7 @@ ktap_eq "writeback_limit charged for every block written, once" \
 zram_drop_caches
 ktap_eq "data intact" "$(zram_read_all "$ZRAM_DEV")" "$sum"
 
-reload "$flakey" || ktap_bail "cannot load the flakey table"
+zram_dm_reload "$flakey" || ktap_bail "cannot load the flakey table"
 zram_fill_pages "$ZRAM_DEV" 0 8 text
 ktap_eq "overwrites free blocks while the device fails" "$(bd_count)" $((pages - 8))
 echo 1 >"$ZRAM_SYS/reset"

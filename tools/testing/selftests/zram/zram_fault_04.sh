@@ -27,28 +27,24 @@ zram_dm rd "$good" || ktap_skip_all "cannot create a dm-linear device"
 work=$(mktemp -d /tmp/zram-f4.XXXXXX) || ktap_skip_all "no /tmp"
 zram_defer rm -rf "$work"
 
-reload() {
-	dmsetup suspend "$DM_NAME" && dmsetup load "$DM_NAME" --table "$1" &&
-		dmsetup resume "$DM_NAME"
+# slot_read SLOT [DD_OPERAND...]: dd's error reading SLOT, "ok" without one
+slot_read() {
+	local err
+
+	err=$(dd if="$ZRAM_DEV" of=/dev/null bs=4096 skip="$1" count=1 \
+		"${@:2}" 2>&1 >/dev/null) && { echo ok; return; }
+	echo "${err##*: }"
 }
 
-# direct_read SLOT: dd's error reading SLOT with O_DIRECT, "ok" without one
+# direct_read SLOT: slot_read with O_DIRECT
 direct_read() {
-	local err
-
-	err=$(dd if="$ZRAM_DEV" of=/dev/null bs=4096 skip="$1" count=1 \
-		iflag=direct 2>&1 >/dev/null) && { echo ok; return; }
-	echo "${err##*: }"
+	slot_read "$1" iflag=direct
 }
 
-# cached_read SLOT: the same through the page cache, after drop_caches
+# cached_read SLOT: slot_read through the page cache, after drop_caches
 cached_read() {
-	local err
-
 	zram_drop_caches
-	err=$(dd if="$ZRAM_DEV" of=/dev/null bs=4096 skip="$1" count=1 \
-		2>&1 >/dev/null) && { echo ok; return; }
-	echo "${err##*: }"
+	slot_read "$1"
 }
 
 # split_read SLOT: fio's error number reading SLOT with O_DIRECT into a
@@ -82,7 +78,7 @@ blocks=$(bd_count)
 ktap_info "40 slots written back in $blocks blocks"
 ktap_eq "40 slots written back" "$(zram_block_state_count w)" 40
 
-reload "0 $sectors error" || ktap_bail "cannot load the error table"
+zram_dm_reload "0 $sectors error" || ktap_bail "cannot load the error table"
 ktap_eq "O_DIRECT read of a whole page on the failing device -> EIO" \
 	"$(direct_read 35)" "Input/output error"
 ktap_eq "read of a whole page in two partial bio_vecs -> EIO" \
@@ -103,7 +99,7 @@ else
 fi
 ktap_eq "slots in RAM still read" "$(direct_read 41) $(cached_read 42)" "ok ok"
 
-reload "$good" || ktap_bail "cannot load the linear table"
+zram_dm_reload "$good" || ktap_bail "cannot load the linear table"
 ktap_eq "the device works again: the slots are still written back" \
 	"$(zram_block_state_count w) $(bd_count)" "40 $blocks"
 ktap_eq "every slot reads back as written (O_DIRECT)" \

@@ -36,11 +36,6 @@ zram_defer rm -rf "$work"
 image=$work/image
 json=$work/fio.json
 
-reload() {
-	dmsetup suspend "$DM_NAME" && dmsetup load "$DM_NAME" --table "$1" &&
-		dmsetup resume "$DM_NAME"
-}
-
 ktap_plan 14
 
 echo "$DM" >"$ZRAM_SYS/backing_dev" || ktap_bail "cannot set backing_dev"
@@ -132,7 +127,7 @@ case ${err:-missing} in
 esac
 
 # 4: dm-flakey: every read of the backing device fails
-reload "$flakey" || ktap_bail "cannot load the flakey table"
+zram_dm_reload "$flakey" || ktap_bail "cannot load the flakey table"
 zram_drop_caches
 if out=$(dd if="$ZRAM_DEV" of=/dev/null bs=4096 count=1 iflag=direct 2>&1); then
 	res=OK
@@ -140,7 +135,7 @@ else
 	res=$(zram_errno_name "$out")
 fi
 ktap_eq "read of a written-back slot on a failing device -> EIO" "$res" EIO
-reload "$linear" || ktap_bail "cannot load the linear table"
+zram_dm_reload "$linear" || ktap_bail "cannot load the linear table"
 
 zram_drop_caches
 ktap_eq "data intact once the device works" "$(zram_read_all "$ZRAM_DEV" $pages)" "$sum"

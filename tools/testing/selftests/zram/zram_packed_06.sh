@@ -31,11 +31,6 @@ $part $((sectors - part)) error"
 
 zram_dm fl "$flakey" || ktap_skip_all "cannot create a dm-flakey device"
 
-reload() {
-	dmsetup suspend "$DM_NAME" && dmsetup load "$DM_NAME" --table "$1" &&
-		dmsetup resume "$DM_NAME"
-}
-
 ktap_plan 12
 
 echo 1 >"$ZRAM_SYS/compressed_writeback"
@@ -51,7 +46,7 @@ ktap_eq "bd_stat after failed writes" "$(bd_stat)" "0 0 0"
 ktap_eq "data intact after failed writes" "$(zram_read_all "$ZRAM_DEV" "$pages")" "$sum"
 
 # the first quarter of the device works: about 500 of the slots fit there
-reload "$split" || ktap_bail "cannot load the split table"
+zram_dm_reload "$split" || ktap_bail "cannot load the split table"
 echo all >"$ZRAM_SYS/idle"
 r=$(zram_write "$ZRAM_SYS/writeback" idle)
 slots=$(zram_block_state_count w)
@@ -64,7 +59,7 @@ ktap_check "blocks in use == blocks written, all in the working part" \
 zram_drop_caches
 ktap_eq "data intact" "$(zram_read_all "$ZRAM_DEV" "$pages")" "$sum"
 
-reload "$good" || ktap_bail "cannot load the linear table"
+zram_dm_reload "$good" || ktap_bail "cannot load the linear table"
 echo all >"$ZRAM_SYS/idle"
 ktap_check "writeback once the device works" expect_errno OK "$ZRAM_SYS/writeback" idle
 ktap_eq "every slot written back" "$(zram_block_state_count w)" "$pages"
