@@ -8,10 +8,13 @@
 # from a worker: it waits in the suspended device. The dm device sees the
 # read twice, refused and then blocking, never resubmitted in a loop
 # (counted with the block_bio_queue tracepoint). Once the device resumes,
-# the read returns its data.
-# Skips where zram refuses RWF_NOWAIT (stock 6.12, see zram_nowait_09).
+# the read returns its data. The same again with compressed_writeback
+# on, where the slot is a packed object and the read that is issued again
+# is of the block holding it, into the packed read's buffer.
+# Skips where zram refuses RWF_NOWAIT (stock 6.12, see zram_nowait_09);
+# the packed pass skips without compressed_writeback.
 
-# shellcheck disable=SC2317 # the cases run through ktap_run_cases
+# shellcheck disable=SC2317 # the cases run through CASES
 . "$(dirname "$0")/zram_lib.sh"
 
 zram_require_basic
@@ -19,30 +22,60 @@ zram_require_cmd fio
 zram_require_nullb
 zram_require_dm
 zram_pv_init
-zram_nullb 16 irqmode=2 completion_nsec=20000 ||
-	ktap_skip_all "cannot create a null_blk with timer completions"
-zram_dm lin "0 $(zram_sectors "$NULLB") linear $NULLB 0" ||
-	ktap_skip_all "cannot create a dm-linear device"
-zram_pv_wb_setup "$DM"
-zram_pv_probe 256k
-[ "$PV_NOWAIT" = 1 ] ||
-	ktap_skip_all "RWF_NOWAIT -> EOPNOTSUPP: no BLK_FEAT_NOWAIT (stock 6.12)"
 
-# the block_bio_queue tracepoint, for the dm device only
 trace=/sys/kernel/tracing
 [ -d "$trace/events" ] || mount -t tracefs nodev "$trace" 2>/dev/null
 event=$trace/events/block/block_bio_queue
-dev=$(dmsetup info -c --noheadings -o major,minor "$DM_NAME" | tr -d " ")
-traced=
-if [ -w "$event/filter" ] && [ -n "$dev" ] &&
-	echo "dev == $(((${dev%:*} << 20) | ${dev#*:}))" >"$event/filter"; then
-	traced=1
-	zram_defer sh -c "echo 0 >$event/enable; echo 0 >$event/filter"
-fi
+PASS=
+
+# backing KIND: a dm-linear over a timer-completing null_blk (sets DM,
+# DM_NAME) as the backing device of a fresh zram device: pages 0-63
+# written back (KIND packed: as packed objects of half-compressible data),
+# pages 64-127 in RAM. The block_bio_queue tracepoint is filtered on the
+# dm device; sets traced when it can be used.
+backing() {
+	local dev
+
+	zram_nullb 16 irqmode=2 completion_nsec=20000 ||
+		ktap_skip_all "cannot create a null_blk with timer completions"
+	zram_dm lin "0 $(zram_sectors "$NULLB") linear $NULLB 0" ||
+		ktap_skip_all "cannot create a dm-linear device"
+	if [ "$1" = packed ]; then
+		zram_packed_attach "$DM" 16M
+		zram_pv_job "$ZRAM_DEV" wb 0 256k --buffer_compress_percentage=50 \
+			--refill_buffers --buffer_compress_chunk=4k ||
+			ktap_bail "cannot write pages 0-63"
+		echo all >"$ZRAM_SYS/idle"
+		echo idle >"$ZRAM_SYS/writeback"
+		zram_pv_job "$ZRAM_DEV" ram 256k 256k ||
+			ktap_bail "cannot write pages 64-127"
+	else
+		zram_pv_wb_setup "$DM"
+	fi
+	PASS="$1: "
+	dev=$(dmsetup info -c --noheadings -o major,minor "$DM_NAME" | tr -d " ")
+	traced=
+	if [ -w "$event/filter" ] && [ -n "$dev" ] &&
+		echo "dev == $(((${dev%:*} << 20) | ${dev#*:}))" >"$event/filter"; then
+		traced=1
+		zram_defer sh -c "echo 0 >$event/enable; echo 0 >$event/filter"
+	fi
+}
+
+# written_back KIND: pages 0-63 are on the backing device, as 64 blocks
+# or 64 packed objects.
+written_back() {
+	if [ "$1" = packed ]; then
+		zram_wb_stat packed_objects
+	else
+		bd_count
+	fi
+}
 
 reader=
 suspended() {
-	ktap_eq "setup: pages 0-63 on the backing device" "$(bd_count)" 64
+	ktap_eq "${PASS}setup: pages 0-63 on the backing device" \
+		"$(written_back "${PASS%: }")" 64
 	dmsetup suspend "$DM_NAME" || ktap_bail "cannot suspend $DM_NAME"
 	zram_defer dmsetup resume "$DM_NAME"
 	if [ -n "$traced" ]; then
@@ -72,25 +105,44 @@ waits() {
 	else
 		sleep 10
 	fi
-	ktap_check "the RWF_NOWAIT read waits while the device is suspended" \
+	ktap_check "${PASS}the RWF_NOWAIT read waits while the device is suspended" \
 		kill -0 "$reader"
 }
 issued_once() {
 	local n
 
 	if [ -z "$traced" ]; then
-		ktap_skip "its backing read is issued twice: nowait, then blocking" \
+		ktap_skip "${PASS}its backing read is issued twice: nowait, then blocking" \
 			"no block_bio_queue tracepoint"
 		return
 	fi
 	echo 0 >"$event/enable"
 	n=$(queued)
-	ktap_info "backing reads issued to the suspended device: $n"
-	ktap_eq "its backing read is issued twice: nowait, then blocking" "$n" 2
+	ktap_info "${PASS}backing reads issued to the suspended device: $n"
+	ktap_eq "${PASS}its backing read is issued twice: nowait, then blocking" "$n" 2
 }
 resumed() {
 	dmsetup resume "$DM_NAME"
-	ktap_check "after resume the read returns its data" wait "$reader"
+	ktap_check "${PASS}after resume the read returns its data" wait "$reader"
 }
 
-ktap_run_cases suspended waits issued_once resumed
+CASES=(suspended waits issued_once resumed)
+
+backing page
+zram_pv_probe 256k
+[ "$PV_NOWAIT" = 1 ] ||
+	ktap_skip_all "RWF_NOWAIT -> EOPNOTSUPP: no BLK_FEAT_NOWAIT (stock 6.12)"
+
+ktap_plan $((2 * ${#CASES[@]}))
+for c in "${CASES[@]}"; do
+	"$c"
+done
+if zram_attr_exists compressed_writeback; then
+	backing packed
+	for c in "${CASES[@]}"; do
+		"$c"
+	done
+else
+	ktap_skip_n "${#CASES[@]}" "packed" "no compressed_writeback attribute"
+fi
+ktap_finish
