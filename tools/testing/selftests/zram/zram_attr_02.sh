@@ -20,7 +20,7 @@ other=
 for a in "${algs[@]}"; do
 	case $a in \[*) ;; *) other=$a ;; esac
 done
-# page_index out of range is in zram_wb_01: its errno depends on the ABI
+# page_index out of range is in zram_wb_15: its errno depends on the ABI
 
 rows=(
 	"disksize|64M|EBUSY"
