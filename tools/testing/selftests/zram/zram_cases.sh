@@ -216,12 +216,23 @@ zram_pv_need_nowait() {
 	return 1
 }
 
-# zram_pv_wb_setup BACKING: the nowait read tests' device: a fresh zram
-# device over BACKING (16M), pages 0-63 written by job "wb" and written
-# back, pages 64-127 written by job "ram" and resident.
+# zram_pv_wb_setup BACKING [packed]: the nowait read tests' device: a
+# fresh zram device over BACKING (16M), pages 0-63 written by job "wb" and
+# written back, pages 64-127 written by job "ram" and resident. With
+# "packed", compressed_writeback is on and pages 0-63 are half
+# compressible: they are written back as packed objects.
 zram_pv_wb_setup() {
-	zram_wb_attach "$1" 16M
-	zram_pv_job "$ZRAM_DEV" wb 0 256k || ktap_bail "cannot write pages 0-63"
+	local pv_data=()
+
+	if [ "${2:-}" = packed ]; then
+		zram_packed_attach "$1" 16M
+		pv_data=(--buffer_compress_percentage=50 --refill_buffers
+			--buffer_compress_chunk=4k)
+	else
+		zram_wb_attach "$1" 16M
+	fi
+	zram_pv_job "$ZRAM_DEV" wb 0 256k "${pv_data[@]}" ||
+		ktap_bail "cannot write pages 0-63"
 	echo all >"$ZRAM_SYS/idle"
 	echo idle >"$ZRAM_SYS/writeback"
 	zram_pv_job "$ZRAM_DEV" ram 256k 256k || ktap_bail "cannot write pages 64-127"

@@ -84,14 +84,18 @@ zram_symbol_range() {
 	zram_text_range 3 "$1"
 }
 
-# zram_fi_require RANGE: from now on, only allocations with code of RANGE
-# ("START END", hex) on the stack fail (zram_fi_alloc_setup set zram's).
-zram_fi_require() {
-	local k
+# zram_fi_filter REQUIRE [REJECT]: from now on, only allocations with code
+# of REQUIRE ("START END", hex) on the stack fail, and none with code of
+# REJECT on it (default "0 0": no such code). zram_fi_alloc_setup set
+# zram's code and no REJECT.
+zram_fi_filter() {
+	local k reject=${2:-0 0}
 
 	for k in "${FI_KINDS[@]}"; do
 		echo "0x${1% *}" >"$ZRAM_FI/$k/require-start" &&
-			echo "0x${1#* }" >"$ZRAM_FI/$k/require-end" || return 1
+			echo "0x${1#* }" >"$ZRAM_FI/$k/require-end" &&
+			echo "0x${reject% *}" >"$ZRAM_FI/$k/reject-start" &&
+			echo "0x${reject#* }" >"$ZRAM_FI/$k/reject-end" || return 1
 	done
 }
 

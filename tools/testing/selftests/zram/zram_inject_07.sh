@@ -65,8 +65,9 @@ patterns() {
 	zram_page_patterns "$ZRAM_DEV" "$pages"
 }
 
-A=AAAAAAAAAAAAAAAA
-B=BBBBBBBBBBBBBBBB
+# what patterns prints when every page holds A, or B
+A=$(printf 'A%.0s' $(seq "$pages"))
+B=${A//A/B}
 
 [ "$(zram_fio_pattern "$work" 0xa1a2a3 --bs=4k --size=4k --nowait=1 &&
 	zram_fio_json "$work/fio.json" job error)" = 0 ] ||
@@ -87,16 +88,11 @@ done
 # faults_under FUNCTION [NOT_UNDER]: only allocations with FUNCTION on the
 # stack fail, and none with NOT_UNDER on it.
 faults_under() {
-	local reject="0 0" k
+	local reject="0 0"
 
 	[ -z "${2:-}" ] || reject=${range[$2]}
-	zram_fi_require "${range[$1]}" || ktap_bail "cannot limit faults to $1"
-	for k in "${FI_KINDS[@]}"; do
-		echo "0x${reject% *}" >"$ZRAM_FI/$k/reject-start" ||
-			ktap_bail "cannot keep faults out of $2"
-		echo "0x${reject#* }" >"$ZRAM_FI/$k/reject-end" ||
-			ktap_bail "cannot keep faults out of $2"
-	done
+	zram_fi_filter "${range[$1]}" "$reject" ||
+		ktap_bail "cannot limit faults to $1${2:+, not $2}"
 }
 
 # row NAME IOS RW PATTERN WANT [FIO_OPTION...]: with faults on, each of

@@ -26,13 +26,13 @@ zram_pv_init
 trace=/sys/kernel/tracing
 [ -d "$trace/events" ] || mount -t tracefs nodev "$trace" 2>/dev/null
 event=$trace/events/block/block_bio_queue
-PASS=
+[ -w "$event/filter" ] &&
+	zram_defer sh -c "echo 0 >$event/enable; echo 0 >$event/filter"
 
 # backing KIND: a dm-linear over a timer-completing null_blk (sets DM,
-# DM_NAME) as the backing device of a fresh zram device: pages 0-63
-# written back (KIND packed: as packed objects of half-compressible data),
-# pages 64-127 in RAM. The block_bio_queue tracepoint is filtered on the
-# dm device; sets traced when it can be used.
+# DM_NAME) as the backing device of a fresh zram device
+# (zram_pv_wb_setup: KIND page or packed); sets KIND. The block_bio_queue
+# tracepoint is filtered on the dm device; sets traced when it can be used.
 backing() {
 	local dev
 
@@ -40,32 +40,20 @@ backing() {
 		ktap_skip_all "cannot create a null_blk with timer completions"
 	zram_dm lin "0 $(zram_sectors "$NULLB") linear $NULLB 0" ||
 		ktap_skip_all "cannot create a dm-linear device"
-	if [ "$1" = packed ]; then
-		zram_packed_attach "$DM" 16M
-		zram_pv_job "$ZRAM_DEV" wb 0 256k --buffer_compress_percentage=50 \
-			--refill_buffers --buffer_compress_chunk=4k ||
-			ktap_bail "cannot write pages 0-63"
-		echo all >"$ZRAM_SYS/idle"
-		echo idle >"$ZRAM_SYS/writeback"
-		zram_pv_job "$ZRAM_DEV" ram 256k 256k ||
-			ktap_bail "cannot write pages 64-127"
-	else
-		zram_pv_wb_setup "$DM"
-	fi
-	PASS="$1: "
+	zram_pv_wb_setup "$DM" "$1"
+	KIND=$1
 	dev=$(dmsetup info -c --noheadings -o major,minor "$DM_NAME" | tr -d " ")
 	traced=
 	if [ -w "$event/filter" ] && [ -n "$dev" ] &&
 		echo "dev == $(((${dev%:*} << 20) | ${dev#*:}))" >"$event/filter"; then
 		traced=1
-		zram_defer sh -c "echo 0 >$event/enable; echo 0 >$event/filter"
 	fi
 }
 
-# written_back KIND: pages 0-63 are on the backing device, as 64 blocks
-# or 64 packed objects.
+# written_back: pages 0-63 are on the backing device, as 64 blocks or
+# (KIND packed) 64 packed objects.
 written_back() {
-	if [ "$1" = packed ]; then
+	if [ "$KIND" = packed ]; then
 		zram_wb_stat packed_objects
 	else
 		bd_count
@@ -74,8 +62,8 @@ written_back() {
 
 reader=
 suspended() {
-	ktap_eq "${PASS}setup: pages 0-63 on the backing device" \
-		"$(written_back "${PASS%: }")" 64
+	ktap_eq "$KIND: setup: pages 0-63 on the backing device" \
+		"$(written_back)" 64
 	dmsetup suspend "$DM_NAME" || ktap_bail "cannot suspend $DM_NAME"
 	zram_defer dmsetup resume "$DM_NAME"
 	if [ -n "$traced" ]; then
@@ -105,28 +93,37 @@ waits() {
 	else
 		sleep 10
 	fi
-	ktap_check "${PASS}the RWF_NOWAIT read waits while the device is suspended" \
+	ktap_check "$KIND: the RWF_NOWAIT read waits while the device is suspended" \
 		kill -0 "$reader"
 }
 issued_once() {
 	local n
 
 	if [ -z "$traced" ]; then
-		ktap_skip "${PASS}its backing read is issued twice: nowait, then blocking" \
+		ktap_skip "$KIND: its backing read is issued twice: nowait, then blocking" \
 			"no block_bio_queue tracepoint"
 		return
 	fi
 	echo 0 >"$event/enable"
 	n=$(queued)
-	ktap_info "${PASS}backing reads issued to the suspended device: $n"
-	ktap_eq "${PASS}its backing read is issued twice: nowait, then blocking" "$n" 2
+	ktap_info "$KIND: backing reads issued to the suspended device: $n"
+	ktap_eq "$KIND: its backing read is issued twice: nowait, then blocking" "$n" 2
 }
 resumed() {
 	dmsetup resume "$DM_NAME"
-	ktap_check "${PASS}after resume the read returns its data" wait "$reader"
+	ktap_check "$KIND: after resume the read returns its data" wait "$reader"
 }
 
 CASES=(suspended waits issued_once resumed)
+
+# cases: each case of CASES in turn, on the device backing() made.
+cases() {
+	local c
+
+	for c in "${CASES[@]}"; do
+		"$c"
+	done
+}
 
 backing page
 zram_pv_probe 256k
@@ -134,14 +131,10 @@ zram_pv_probe 256k
 	ktap_skip_all "RWF_NOWAIT -> EOPNOTSUPP: no BLK_FEAT_NOWAIT (stock 6.12)"
 
 ktap_plan $((2 * ${#CASES[@]}))
-for c in "${CASES[@]}"; do
-	"$c"
-done
+cases
 if zram_attr_exists compressed_writeback; then
 	backing packed
-	for c in "${CASES[@]}"; do
-		"$c"
-	done
+	cases
 else
 	ktap_skip_n "${#CASES[@]}" "packed" "no compressed_writeback attribute"
 fi
