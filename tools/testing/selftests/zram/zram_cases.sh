@@ -238,6 +238,29 @@ zram_pv_wb_setup() {
 	zram_pv_job "$ZRAM_DEV" ram 256k 256k || ktap_bail "cannot write pages 64-127"
 }
 
+# zram_pv_wb_count [packed]: how many of pages 0-63 zram_pv_wb_setup
+# (with or without "packed") left on the backing device: its blocks, or
+# its packed objects.
+zram_pv_wb_count() {
+	if [ "${1:-}" = packed ]; then
+		zram_wb_stat packed_objects
+	else
+		bd_count
+	fi
+}
+
+# zram_pv_suspendable_dev: a backing device with nowait support that can
+# be suspended: dm-linear over a 16 MiB null_blk completing from a timer
+# (irqmode=2); sets DM and DM_NAME. A suspended dm device fails REQ_NOWAIT
+# bios with BLK_STS_AGAIN and holds the others until it resumes.
+zram_pv_suspendable_dev() {
+	zram_require_dm
+	zram_nullb 16 irqmode=2 completion_nsec=20000 ||
+		ktap_skip_all "cannot create a null_blk with timer completions"
+	zram_dm lin "0 $(zram_sectors "$NULLB") linear $NULLB 0" ||
+		ktap_skip_all "cannot create a dm-linear device"
+}
+
 # zram_pv_nonowait_dev: a backing device without nowait support: dm-delay
 # (no DM_TARGET_NOWAIT) with no delay over a 16 MiB null_blk; sets DM.
 # PV_DM_ERR is the error of an RWF_NOWAIT read of it (95: refused).

@@ -168,6 +168,55 @@ zram_sectors() {
 	cat "$sys/size"
 }
 
+# ------------------------------------------- bios a block device sees
+# (the block_bio_queue tracepoint, filtered on one device)
+
+ZRAM_TRACE=/sys/kernel/tracing
+ZRAM_BIO_EVENT=$ZRAM_TRACE/events/block/block_bio_queue
+ZRAM_BIO_TRACED=
+
+# zram_bio_trace_dev DEV: the bio trace counts only bios submitted to the
+# block device node DEV; false when the tracepoint cannot be used. The
+# tracepoint is turned off and unfiltered at exit.
+zram_bio_trace_dev() {
+	local t
+
+	[ -d "$ZRAM_TRACE/events" ] ||
+		mount -t tracefs nodev "$ZRAM_TRACE" >/dev/null 2>&1
+	[ -w "$ZRAM_BIO_EVENT/filter" ] || return 1
+	t=$(stat -L -c '%t %T' "$1") || return 1
+	if [ -z "$ZRAM_BIO_TRACED" ]; then
+		zram_defer zram_bio_trace_reset
+		ZRAM_BIO_TRACED=1
+	fi
+	# the event's dev is the kernel's dev_t: major << 20 | minor
+	echo "dev == $(((16#${t% *} << 20) | 16#${t#* }))" >"$ZRAM_BIO_EVENT/filter"
+}
+
+zram_bio_trace_reset() {
+	echo 0 >"$ZRAM_BIO_EVENT/enable"
+	echo 0 >"$ZRAM_BIO_EVENT/filter"
+}
+
+# zram_bio_trace_start: empty the trace, then trace the device's bios.
+zram_bio_trace_start() {
+	echo >"$ZRAM_TRACE/trace" && echo 1 >"$ZRAM_BIO_EVENT/enable"
+}
+
+# zram_bio_trace_stop: stop tracing; the bios traced still count.
+zram_bio_trace_stop() {
+	echo 0 >"$ZRAM_BIO_EVENT/enable"
+}
+
+# zram_bio_trace_count COMM|all: the bios traced since the start that
+# tasks named COMM submitted, or all of them.
+zram_bio_trace_count() {
+	local pattern=' block_bio_queue: '
+
+	[ "$1" = all ] || pattern=" block_bio_queue: .* \\[$1\\]\$"
+	grep -c -e "$pattern" "$ZRAM_TRACE/trace"
+}
+
 # ------------------------------------------------------- sysfs writes
 
 # zram_errno_name MESSAGE: errno name from bash's "write error: TEXT".

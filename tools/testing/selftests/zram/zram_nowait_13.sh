@@ -20,62 +20,28 @@
 zram_require_basic
 zram_require_cmd fio
 zram_require_nullb
-zram_require_dm
 zram_pv_init
 
-trace=/sys/kernel/tracing
-[ -d "$trace/events" ] || mount -t tracefs nodev "$trace" 2>/dev/null
-event=$trace/events/block/block_bio_queue
-[ -w "$event/filter" ] &&
-	zram_defer sh -c "echo 0 >$event/enable; echo 0 >$event/filter"
-
-# backing KIND: a dm-linear over a timer-completing null_blk (sets DM,
-# DM_NAME) as the backing device of a fresh zram device
-# (zram_pv_wb_setup: KIND page or packed); sets KIND. The block_bio_queue
-# tracepoint is filtered on the dm device; sets traced when it can be used.
+# backing KIND: a dm-linear that can be suspended as the backing device of
+# a fresh zram device (zram_pv_wb_setup: KIND page or packed); sets KIND.
+# The bio trace counts the dm device's bios; sets traced when it can.
 backing() {
-	local dev
-
-	zram_nullb 16 irqmode=2 completion_nsec=20000 ||
-		ktap_skip_all "cannot create a null_blk with timer completions"
-	zram_dm lin "0 $(zram_sectors "$NULLB") linear $NULLB 0" ||
-		ktap_skip_all "cannot create a dm-linear device"
+	zram_pv_suspendable_dev
 	zram_pv_wb_setup "$DM" "$1"
 	KIND=$1
-	dev=$(dmsetup info -c --noheadings -o major,minor "$DM_NAME" | tr -d " ")
 	traced=
-	if [ -w "$event/filter" ] && [ -n "$dev" ] &&
-		echo "dev == $(((${dev%:*} << 20) | ${dev#*:}))" >"$event/filter"; then
-		traced=1
-	fi
-}
-
-# written_back: pages 0-63 are on the backing device, as 64 blocks or
-# (KIND packed) 64 packed objects.
-written_back() {
-	if [ "$KIND" = packed ]; then
-		zram_wb_stat packed_objects
-	else
-		bd_count
-	fi
+	zram_bio_trace_dev "$DM" && traced=1
 }
 
 reader=
 suspended() {
 	ktap_eq "$KIND: setup: pages 0-63 on the backing device" \
-		"$(written_back)" 64
+		"$(zram_pv_wb_count "$KIND")" 64
 	dmsetup suspend "$DM_NAME" || ktap_bail "cannot suspend $DM_NAME"
 	zram_defer dmsetup resume "$DM_NAME"
-	if [ -n "$traced" ]; then
-		echo >"$trace/trace"
-		echo 1 >"$event/enable"
-	fi
+	[ -z "$traced" ] || zram_bio_trace_start
 	zram_pv_job "$ZRAM_DEV" wb 0 4k --rw=read --nowait=1 --do_verify=1 &
 	reader=$!
-}
-# queued: bios the dm device has seen since the read started
-queued() {
-	grep -c block_bio_queue "$trace/trace"
 }
 # The read has reached the dm device once the tracepoint saw its first bio
 # (fio may take seconds to start on a loaded debug kernel); 2 s later it
@@ -85,7 +51,7 @@ waits() {
 
 	if [ -n "$traced" ]; then
 		for ((i = 0; i < 600; i++)); do
-			[ "$(queued)" -ge 1 ] && break
+			[ "$(zram_bio_trace_count all)" -ge 1 ] && break
 			kill -0 "$reader" 2>/dev/null || break
 			sleep 0.2
 		done
@@ -104,8 +70,8 @@ issued_once() {
 			"no block_bio_queue tracepoint"
 		return
 	fi
-	echo 0 >"$event/enable"
-	n=$(queued)
+	zram_bio_trace_stop
+	n=$(zram_bio_trace_count all)
 	ktap_info "$KIND: backing reads issued to the suspended device: $n"
 	ktap_eq "$KIND: its backing read is issued twice: nowait, then blocking" "$n" 2
 }
