@@ -133,10 +133,11 @@ iowb_prof_report() {
 
 # Suite "iowb": 4 KiB random reads of data on the backing device: zram0
 # filled with the benchmark data, all of it written back to a flash-model
-# null_blk (as in suite writeback) with logical blocks of LBS bytes,
-# caches dropped, then fio io_uring randread (iodepth 16, 2 jobs). ours
-# reads each slot's block into the page; ours-packed reads the sectors of
-# the block(s) holding its object and decompresses. Records
+# null_blk (as in suite writeback, capped at BENCH_IOWB_MBPS MB/s) with
+# logical blocks of LBS bytes, caches dropped, then fio io_uring randread
+# (iodepth 16, 2 jobs). ours reads each slot's block into the page;
+# ours-packed reads the sectors of the block(s) holding its object and
+# decompresses. Records
 # io/DRIVER-io_uring-randreadwb-RUN.json (LBS 4096) or
 # io/DRIVER-io_uring-randreadwbLBS-RUN.json.
 # Usage: iowb_case DRIVER RUN LBS
@@ -145,7 +146,7 @@ iowb_case() {
 
 	[ "$lbs" = 4096 ] || rw=randreadwb$lbs
 	load_driver "$drv"
-	nullb_create nullb_iowb 100000 400 "$mb" "$lbs"
+	nullb_create nullb_iowb 100000 "$BENCH_IOWB_MBPS" "$mb" "$lbs"
 	set_knob "$zsys/backing_dev" /dev/nullb_iowb
 	set_strategy_early "$drv"
 	set_knob "$zsys/disksize" "${BENCH_IO_MB}M"
