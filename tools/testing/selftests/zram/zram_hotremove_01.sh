@@ -58,11 +58,7 @@ for ((i = 0; i < rounds; i++)); do
 	fi
 	# the writers end when the attributes are gone; a hung one is a bug
 	for p in $p1 $p2; do
-		for ((t = 0; t < 100; t++)); do
-			kill -0 "$p" 2>/dev/null || break
-			sleep 0.1
-		done
-		if kill -0 "$p" 2>/dev/null; then
+		if ! zram_pid_ended "$p" 10; then
 			stuck=$((stuck + 1))
 			kill -9 "$p" 2>/dev/null
 		fi

@@ -50,19 +50,6 @@ page_read() {
 		status=none "${@:3}"
 }
 
-# gone PID: true once PID has ended, false if it still runs after 60 s
-# (a read that returns at once may take seconds to start on a loaded
-# debug kernel).
-gone() {
-	local i
-
-	for ((i = 0; i < 300; i++)); do
-		kill -0 "$1" 2>/dev/null || return 0
-		sleep 0.2
-	done
-	return 1
-}
-
 # held: both dd still run and the device holds two of their bios at least.
 held() {
 	[ "$(zram_bio_trace_count dd)" -ge 2 ] &&
@@ -105,8 +92,10 @@ checks() {
 	zram_fi_task zram_pv_job "$ZRAM_DEV" wb 8k 4k --rw=read --nowait=1 \
 		--do_verify=1 --continue_on_error=read --ignore_error=EAGAIN &
 	reader=$!
+	# 60 s: a read that returns at once may take seconds to start on a
+	# loaded debug kernel
 	ended=
-	gone "$reader" && ended=1
+	zram_pid_ended "$reader" 60 && ended=1
 	zram_fi_random 0
 	zram_fi_count
 	injected=$((FI_COUNT - f0))

@@ -25,6 +25,17 @@ zram_wait_blockdev() {
 	return 1
 }
 
+# zram_pid_ended PID SECONDS: PID has ended, or ends within SECONDS.
+zram_pid_ended() {
+	local t
+
+	for ((t = 0; t < $2 * 10; t++)); do
+		kill -0 "$1" 2>/dev/null || return 0
+		sleep 0.1
+	done
+	return 1
+}
+
 # zram_nullb_load: loads null_blk (nr_devices=0) and mounts configfs
 # when its nullb folder is missing; fails when there is still none.
 zram_nullb_load() {

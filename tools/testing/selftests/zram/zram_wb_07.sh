@@ -25,18 +25,6 @@ fi
 knob=/sys/kernel/debug/zram/zram$ZRAM_ID/wb_max_bio_pages
 [ -w "$knob" ] && echo 1 >"$knob"
 
-# returned PID SECONDS: PID ended within SECONDS (called through ktap_check).
-# shellcheck disable=SC2317
-returned() {
-	local t
-
-	for ((t = 0; t < $2 * 10; t++)); do
-		kill -0 "$1" 2>/dev/null || return 0
-		sleep 0.1
-	done
-	return 1
-}
-
 ktap_plan 7
 zram_write "$ZRAM_SYS/writeback" idle >"$tmp/first" &
 first=$!
@@ -55,7 +43,7 @@ if ! kill -0 "$second" 2>/dev/null; then
 else
 	kill -9 "$second"
 	ktap_check "second writeback: waits, and SIGKILL ends the wait" \
-		returned "$second" 5
+		zram_pid_ended "$second" 5
 fi
 
 zram_write "$ZRAM_SYS/reset" 1 >"$tmp/reset" &
@@ -70,7 +58,7 @@ for a in mm_stat bd_stat io_stat; do
 	cat "$ZRAM_SYS/$a" >/dev/null &
 	reader=$!
 	ktap_check "$a readable while a reset waits for the writeback" \
-		returned "$reader" 5
+		zram_pid_ended "$reader" 5
 	kill -9 "$reader" 2>/dev/null
 done
 wait "$first" "$reset"
