@@ -340,10 +340,17 @@ def main():
              % (params.get("kernel"), params.get("bench_mb"),
                 params.get("runs"), params.get("io_mb"),
                 params.get("io_secs"))]
-    if params.get("iowb_mbps", "400") != "400":
+    if params.get("iowb_mbps", "400") == "0":
+        lines.append("iowb: the backing device has no bandwidth cap "
+                     "(BENCH_IOWB_MBPS=0), not the flash model's 400 MB/s")
+    elif params.get("iowb_mbps", "400") != "400":
         lines.append("iowb: the backing device is capped at %s MB/s "
                      "(BENCH_IOWB_MBPS), not the flash model's 400"
                      % params["iowb_mbps"])
+    if params.get("iowb_qd", "64") != "64":
+        lines.append("iowb: the backing device has a queue depth of %s "
+                     "(BENCH_IOWB_QD), not 64"
+                     % params["iowb_qd"])
     lines.append("ours: commit/sha256 %s (git log -1 of drivers/block/zram)"
                  % params.get("ours_rev"))
     if params.get("stock_as_ours") == "1":

@@ -10,11 +10,14 @@
 
 # A memory-backed null_blk disk /dev/NAME completing from a timer, made
 # through configfs by zram_sys.sh.
-# Usage: nullb_create NAME COMPLETION_NSEC MBPS SIZE_MB [LOGICAL_BLOCK_BYTES]
+# QUEUE_DEPTH is the commands the device has in flight at most (null_blk's
+# hw_queue_depth, default 64).
+# Usage: nullb_create NAME COMPLETION_NSEC MBPS SIZE_MB [LOGICAL_BLOCK_BYTES
+#        [QUEUE_DEPTH]]
 nullb_create() {
 	zram_nullb_load || die "cannot load null_blk"
 	zram_nullb_create "$1" "$4" "blocksize=${5:-4096}" irqmode=2 \
-		"completion_nsec=$2" "mbps=$3" ||
+		"completion_nsec=$2" "mbps=$3" "hw_queue_depth=${6:-64}" ||
 		die "cannot create null_blk $1"
 }
 
