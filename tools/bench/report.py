@@ -351,6 +351,9 @@ def main():
         lines.append("iowb: the backing device has a queue depth of %s "
                      "(BENCH_IOWB_QD), not 64"
                      % params["iowb_qd"])
+    if params.get("iowb_nsec", "100000") != "100000":
+        lines.append("iowb: each command of the backing device takes %s ns "
+                     "(BENCH_IOWB_NSEC), not 100000" % params["iowb_nsec"])
     lines.append("ours: commit/sha256 %s (git log -1 of drivers/block/zram)"
                  % params.get("ours_rev"))
     if params.get("stock_as_ours") == "1":

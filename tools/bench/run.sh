@@ -50,11 +50,13 @@
 #                    0: no cap
 #   BENCH_IOWB_QD [64] commands suite iowb's backing device has in flight
 #                    at most (null_blk hw_queue_depth), each completing
-#                    after 100 us. 1 caps it below 10k commands a second
-#                    whatever their size (about 3.6k under TCG), below what
-#                    the CPU reaches: the device is the bottleneck by its
-#                    latency, as flash is for random reads, rather than by
-#                    its bandwidth
+#                    after BENCH_IOWB_NSEC. 1 with 100 us caps it below
+#                    10k commands a second whatever their size (about 3.6k
+#                    under TCG), below what the CPU reaches: the device is
+#                    the bottleneck by its latency, as flash is for random
+#                    reads, rather than by its bandwidth
+#   BENCH_IOWB_NSEC [100000] latency, in nanoseconds, of each command of
+#                    suite iowb's backing device (null_blk completion_nsec)
 #   BENCH_IOWB_TRACE [0] 1: suite iowb also counts, per 4 KiB read, the
 #                    backing device blocks read and the reads io_uring
 #                    handed to its io-wq workers (refused with EAGAIN)
@@ -94,7 +96,8 @@ vm_options BENCH_STOCK_AS_OURS BENCH_QUICK BENCH_MB BENCH_RUNS \
 	BENCH_DEVBW_SECS BENCH_SUITES BENCH_DEVICES BENCH_BITMAPS \
 	BENCH_VIRTIO_BITMAPS BENCH_DRIVERS BENCH_IO_MB BENCH_IO_SECS \
 	BENCH_IO_ENGINES BENCH_IO_DRIVERS BENCH_IOWB_DRIVERS BENCH_IOWB_TRACE \
-	BENCH_IOWB_LBS BENCH_IOWB_MBPS BENCH_IOWB_QD BENCH_IOWB_PROFILE \
+	BENCH_IOWB_LBS BENCH_IOWB_MBPS BENCH_IOWB_QD BENCH_IOWB_NSEC \
+	BENCH_IOWB_PROFILE \
 	BENCH_UL_BIO_KNOB TIMEOUT \
 	BENCH_TIMEOUT OUT VM_RUN_ARGS ZRAM_KO \
 	-- "${args[@]}"
@@ -110,7 +113,7 @@ fi
 : "${BENCH_VIRTIO_BITMAPS:=fresh}" "${BENCH_DEVBW_SECS:=5}"
 : "${BENCH_DRIVERS:=stock ours-upstream-like ours ours-packed}"
 : "${BENCH_IOWB_DRIVERS:=ours ours-packed}" "${BENCH_IOWB_LBS:=4096 512}"
-: "${BENCH_IOWB_MBPS:=400}" "${BENCH_IOWB_QD:=64}"
+: "${BENCH_IOWB_MBPS:=400}" "${BENCH_IOWB_QD:=64}" "${BENCH_IOWB_NSEC:=100000}"
 : "${BENCH_IO_MB:=128}" "${BENCH_IO_SECS:=10}"
 : "${BENCH_IO_ENGINES:=io_uring psync}" "${BENCH_IO_DRIVERS:=stock ours}"
 : "${TIMEOUT:=${BENCH_TIMEOUT:-9000}}" "${BENCH_IOWB_TRACE:=0}"
@@ -150,7 +153,7 @@ for v in BENCH_MB BENCH_RUNS BENCH_SUITES BENCH_DEVICES BENCH_BITMAPS \
 	BENCH_VIRTIO_BITMAPS BENCH_DEVBW_SECS \
 	BENCH_DRIVERS BENCH_IO_MB BENCH_IO_SECS BENCH_IO_ENGINES \
 	BENCH_IO_DRIVERS BENCH_IOWB_DRIVERS BENCH_IOWB_TRACE BENCH_IOWB_LBS \
-	BENCH_IOWB_MBPS BENCH_IOWB_QD BENCH_IOWB_PROFILE; do
+	BENCH_IOWB_MBPS BENCH_IOWB_QD BENCH_IOWB_NSEC BENCH_IOWB_PROFILE; do
 	envs+=(--env "$v=${!v}")
 done
 if [ "$BENCH_IOWB_PROFILE" != 0 ]; then

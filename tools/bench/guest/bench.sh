@@ -8,7 +8,7 @@
 # BENCH_BITMAPS, BENCH_VIRTIO_BITMAPS, BENCH_DRIVERS, BENCH_IO_MB,
 # BENCH_DEVBW_SECS, BENCH_IO_SECS, BENCH_IO_ENGINES, BENCH_IO_DRIVERS,
 # BENCH_IOWB_DRIVERS, BENCH_IOWB_LBS, BENCH_IOWB_MBPS, BENCH_IOWB_QD,
-# BENCH_STOCK_AS_OURS (see run.sh).
+# BENCH_IOWB_NSEC, BENCH_STOCK_AS_OURS (see run.sh).
 
 # shellcheck source-path=SCRIPTDIR
 set -euo pipefail
@@ -25,7 +25,7 @@ shopt -s inherit_errexit
 for v in BENCH_SUITES BENCH_MB BENCH_RUNS BENCH_DEVICES BENCH_BITMAPS \
 	BENCH_VIRTIO_BITMAPS BENCH_DEVBW_SECS BENCH_DRIVERS BENCH_IO_MB \
 	BENCH_IO_SECS BENCH_IO_ENGINES BENCH_IO_DRIVERS BENCH_IOWB_DRIVERS \
-	BENCH_IOWB_LBS BENCH_IOWB_MBPS BENCH_IOWB_QD; do
+	BENCH_IOWB_LBS BENCH_IOWB_MBPS BENCH_IOWB_QD BENCH_IOWB_NSEC; do
 	[ -n "${!v:-}" ] || die "$v is not set (start the bench with tools/bench/run.sh)"
 done
 
@@ -34,7 +34,7 @@ done
 	echo "devices=${BENCH_DEVICES// /,} bitmaps=${BENCH_BITMAPS// /,}"
 	echo "virtio_bitmaps=${BENCH_VIRTIO_BITMAPS// /,}"
 	echo "io_mb=$BENCH_IO_MB io_secs=$BENCH_IO_SECS iowb_mbps=$BENCH_IOWB_MBPS" \
-		"iowb_qd=$BENCH_IOWB_QD"
+		"iowb_qd=$BENCH_IOWB_QD iowb_nsec=$BENCH_IOWB_NSEC"
 	echo "stock_as_ours=${BENCH_STOCK_AS_OURS:-0} fio=$(fio --version)"
 	echo "ours_rev=${BENCH_KO_REV:-?}"
 } >"$out/params.txt"

@@ -134,7 +134,8 @@ iowb_prof_report() {
 # Suite "iowb": 4 KiB random reads of data on the backing device: zram0
 # filled with the benchmark data, all of it written back to a flash-model
 # null_blk (as in suite writeback, capped at BENCH_IOWB_MBPS MB/s and
-# BENCH_IOWB_QD commands in flight) with logical blocks of LBS bytes, caches dropped, then fio io_uring randread
+# BENCH_IOWB_QD commands in flight, each completing after BENCH_IOWB_NSEC)
+# with logical blocks of LBS bytes, caches dropped, then fio io_uring randread
 # (iodepth 16, 2 jobs). ours reads each slot's block into the page;
 # ours-packed reads the sectors of the block(s) holding its object and
 # decompresses. Records
@@ -146,7 +147,7 @@ iowb_case() {
 
 	[ "$lbs" = 4096 ] || rw=randreadwb$lbs
 	load_driver "$drv"
-	nullb_create nullb_iowb 100000 "$BENCH_IOWB_MBPS" "$mb" "$lbs" \
+	nullb_create nullb_iowb "$BENCH_IOWB_NSEC" "$BENCH_IOWB_MBPS" "$mb" "$lbs" \
 		"$BENCH_IOWB_QD"
 	set_knob "$zsys/backing_dev" /dev/nullb_iowb
 	set_strategy_early "$drv"
