@@ -58,8 +58,11 @@
 #   BENCH_IOWB_NSEC [100000] latency, in nanoseconds, of each command of
 #                    suite iowb's backing device (null_blk completion_nsec)
 #   BENCH_IOWB_TRACE [0] 1: suite iowb also counts, per 4 KiB read, the
-#                    backing device blocks read and the reads io_uring
-#                    handed to its io-wq workers (refused with EAGAIN)
+#                    backing device blocks read, the reads io_uring
+#                    handed to its io-wq workers (refused with EAGAIN),
+#                    and the bios sent to the backing device and how many
+#                    of them it refused for want of a free tag (sent again
+#                    from a worker)
 #   BENCH_IOWB_PROFILE [0] 1: suite iowb also samples where the CPU time
 #                    of each fio run goes (perf, cpu-clock, call graphs;
 #                    installs linux-perf and bundles the host's perf for

@@ -57,34 +57,60 @@ punt_event=$trace/events/io_uring/io_uring_queue_async_work
 
 # BENCH_IOWB_TRACE=1: the reads io_uring hands to its io-wq workers (the
 # driver refused them with EAGAIN) are counted by their tracepoint, and
-# the backing device blocks read by bd_stat, during one fio run.
+# the backing device blocks read by bd_stat, during one fio run. So are
+# the bios the backing device is sent (block_bio_queue) and those that got
+# a request (block_getrq): the rest were refused for want of one, REQ_NOWAIT
+# bios when all the device's tags were taken, and the driver sent them again
+# from a worker. Those two are counted by hist triggers on the device's
+# dev_t, which need no room in the trace buffer.
 iowb_trace_start() {
+	local t
+
 	grep -q " $trace " /proc/mounts || mount -t tracefs nodev "$trace" ||
 		die "cannot mount tracefs"
 	set_knob "$trace/tracing_on" 0
 	set_knob "$trace/buffer_size_kb" 16384
 	set_knob "$trace/trace" ""
 	set_knob "$punt_event/enable" 1
+	t=$(stat -L -c '%t %T' /dev/nullb_iowb) || die "no /dev/nullb_iowb"
+	# the events' dev is the kernel's dev_t: major << 20 | minor
+	iowb_hist="hist:keys=dev if dev == $(((16#${t% *} << 20) | 16#${t#* }))"
+	set_knob "$trace/events/block/block_bio_queue/trigger" "$iowb_hist"
+	set_knob "$trace/events/block/block_getrq/trigger" "$iowb_hist"
 	set_knob "$trace/tracing_on" 1
 	iowb_bd_reads=$(bd_reads)
 }
 
+# Usage: iowb_hits EVENT; the hits of EVENT's hist trigger, which it removes
+iowb_hits() {
+	local dir=$trace/events/block/$1 hits
+
+	hits=$(awk '/^ *Hits:/ { print $2; exit }' "$dir/hist")
+	set_knob "$dir/trigger" "!$iowb_hist"
+	echo "${hits:-0}"
+}
+
 # Usage: iowb_trace_report DRIVER RW RUN; records to $out/iowb-trace.txt
 iowb_trace_report() {
-	local json=$out/io/$1-io_uring-$2-$3.json reads blocks punts
+	local json=$out/io/$1-io_uring-$2-$3.json reads blocks punts bios rqs
 
 	set_knob "$trace/tracing_on" 0
 	set_knob "$punt_event/enable" 0
 	punts=$(grep -c io_uring_queue_async_work "$trace/trace" || true)
+	bios=$(iowb_hits block_bio_queue)
+	rqs=$(iowb_hits block_getrq)
 	blocks=$(($(bd_reads) - iowb_bd_reads))
 	# the "read" section comes first in fio's JSON
 	reads=$(awk -F: '/"total_ios"/ { gsub(/[ ,]/, "", $2); print $2; exit }' "$json")
 	[ "${reads:-0}" -gt 0 ] || die "no reads in $json"
 	record iowb-trace.txt "driver=$1 rw=$2 run=$3 reads=$reads" \
-		"bd_reads=$blocks iowq_punts=$punts"
+		"bd_reads=$blocks iowq_punts=$punts backing_bios=$bios" \
+		"backing_rqs=$rqs"
 	say "iowb $1 $2 run $3: $reads reads, $blocks blocks read" \
 		"($(per_read "$blocks" "$reads") per read), $punts handed to" \
-		"io-wq ($(per_read "$punts" "$reads") per read)"
+		"io-wq ($(per_read "$punts" "$reads") per read), $bios bios" \
+		"sent to the backing device, $((bios - rqs)) of them refused" \
+		"($(per_read $((bios - rqs)) "$reads") per read)"
 }
 
 # Usage: per_read COUNT READS; COUNT / READS with two decimals
