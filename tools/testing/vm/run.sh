@@ -72,6 +72,9 @@ while [ $# -gt 0 ]; do
 	esac
 done
 [ $# -ge 1 ] || usage
+[[ $timeout_s =~ ^[1-9][0-9]{0,6}$ ]] ||
+	vm_die "the timeout must be a whole number of seconds, not '$timeout_s'"
+[[ $smp =~ ^[1-9][0-9]?$ ]] || vm_die "--smp must be a CPU count, not '$smp'"
 
 vm_kernel
 if [ -z "$initramfs" ]; then
@@ -148,16 +151,20 @@ done
 
 vm_log "kernel $KVER, results in $out"
 vm_log "console log: $log"
-# Boots the VM once; sets qemu_rc.
+# Boots the VM once; sets qemu_rc. --foreground keeps QEMU in our process
+# group, so that a Ctrl-C (or a kill of the group) stops it with us rather
+# than leaving it running until the guest ends or the timeout.
 boot() {
 	set +e
-	timeout -k 10 "$timeout_s" "${qemu[@]}" </dev/null 2>&1 |
+	timeout --foreground -k 10 "$timeout_s" "${qemu[@]}" </dev/null 2>&1 |
 		sed -u 's/\r$//' | tee "$log" |
 		if [ "$quiet" = 1 ]; then cat >/dev/null; else sed -u 's/^/[guest] /'; fi
 	qemu_rc=${PIPESTATUS[0]}
 	set -e
 }
 
+# QEMU ends with 0 on SIGINT: stop here, never boot again after it.
+trap 'vm_log "interrupted; QEMU stopped"; exit 130' INT TERM HUP
 start=$(date +%s.%N)
 boot
 # Under TCG the kernel rarely dies while booting (an int3 oops while it
