@@ -123,6 +123,46 @@ fi
 : "${BENCH_IOWB_PROFILE:=0}"
 ko=${ZRAM_KO:-$repo/drivers/block/zram/zram.ko}
 
+# A setting the guest would only trip over after booting, maybe an hour
+# into the run, is refused here.
+# Usage: need_number NAME MIN [MAX]; NAME's value must be a whole number
+# from MIN to MAX.
+need_number() {
+	local v=${!1} max=${3:-999999999}
+
+	if ! [[ $v =~ ^[0-9]{1,9}$ ]] || ((10#$v < $2 || 10#$v > max)); then
+		die "$1 must be a whole number from $2 to $max, not '$v'"
+	fi
+}
+# Usage: need_words NAME WORD...; NAME's value is a list of those words.
+need_words() {
+	local w
+
+	for w in ${!1}; do
+		[[ " ${*:2} " == *" $w "* ]] ||
+			die "$1: '$w' is none of: ${*:2}"
+	done
+}
+for v in BENCH_MB BENCH_RUNS BENCH_DEVBW_SECS BENCH_IO_MB BENCH_IO_SECS \
+	TIMEOUT; do
+	need_number "$v" 1
+done
+need_number BENCH_IOWB_MBPS 0 40960	# null_blk's own limit: 40 GiB/s
+need_number BENCH_IOWB_QD 1 10240	# blk-mq's largest tag depth
+need_number BENCH_IOWB_NSEC 0
+for v in BENCH_QUICK BENCH_STOCK_AS_OURS BENCH_IOWB_TRACE \
+	BENCH_IOWB_PROFILE; do
+	[[ ${!v:-0} =~ ^[01]$ ]] || die "$v must be 0 or 1, not '${!v}'"
+done
+need_words BENCH_SUITES writeback io iowb
+need_words BENCH_DEVICES flash nvme virtio
+need_words BENCH_BITMAPS fresh fragmented random
+need_words BENCH_VIRTIO_BITMAPS fresh fragmented random
+need_words BENCH_DRIVERS stock ours-upstream-like ours ours-packed
+need_words BENCH_IOWB_DRIVERS ours ours-packed
+need_words BENCH_IOWB_LBS 512 1024 2048 4096
+need_words BENCH_IO_DRIVERS stock ours-upstream-like ours ours-packed
+
 if [ "$stock_as_ours" = 0 ] && [ ! -e "$ko" ]; then
 	die "our module $ko is not built (make module);" \
 		"pass --stock-as-ours for a stock-vs-stock development run"
