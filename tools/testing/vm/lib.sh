@@ -37,8 +37,10 @@ vm_usage() { sed -n '/^# Usage:/,/^$/s/^# \{0,1\}//p' "$0" >&2; exit 2; }
 # vm_options NAME... -- ARG...: the options of a VM job. Every job takes
 # them the same way: NAME=VALUE in the environment or as arguments (as
 # on make's command line; an argument wins). An argument that is not
-# NAME=VALUE for one of the NAMEs prints the usage. The options are left
-# exported; for a job that takes KERNEL, KERNEL=debian|debug also sets
+# NAME=VALUE for one of the NAMEs prints the usage, and so does a variable
+# of the environment that looks like a misspelt option: one named
+# PREFIX_... where two or more NAMEs start with PREFIX_ (BENCH_, SOAK_).
+# The options are left exported; for a job that takes KERNEL, KERNEL=debian|debug also sets
 # ZRAM_KERNEL, what vm_kernel, run.sh and tools/build/module.sh read. The table of every job's
 # options is in README.md.
 vm_options() {
@@ -60,6 +62,7 @@ vm_options() {
 		*) vm_log "not an option of this job: '${arg%%=*}'"; vm_usage ;;
 		esac
 	done
+	vm_options_env "${names[@]}"
 	case " ${names[*]} " in
 	*" KERNEL "*)
 		if [ -n "${KERNEL:-}" ]; then
@@ -68,6 +71,28 @@ vm_options() {
 		fi
 		;;
 	esac
+}
+
+# vm_options_env NAME...: prints the usage when the environment has a
+# variable PREFIX_... that is none of the NAMEs, for each PREFIX_ that
+# starts two or more of them: BENCH_IOWB_QDD=1 would otherwise be ignored.
+vm_options_env() {
+	local name prefix var
+	local -A count=()
+
+	for name in "$@"; do
+		[[ $name == *_* ]] && count[${name%%_*}]=$((${count[${name%%_*}]:-0} + 1))
+	done
+	for prefix in "${!count[@]}"; do
+		[ "${count[$prefix]}" -ge 2 ] || continue
+		while read -r var; do
+			case " $* " in
+			*" $var "*) ;;
+			*) vm_log "not an option of this job: '$var' (in the environment)"
+			   vm_usage ;;
+			esac
+		done < <(compgen -e -X "!${prefix}_*")
+	done
 }
 
 # vm_check_drivers DRIVER...: dies unless every DRIVER (ZRAM's values) is
