@@ -64,7 +64,7 @@ punt_event=$trace/events/io_uring/io_uring_queue_async_work
 # from a worker. Those two are counted by hist triggers on the device's
 # dev_t, which need no room in the trace buffer.
 iowb_trace_start() {
-	local t
+	local devt
 
 	grep -q " $trace " /proc/mounts || mount -t tracefs nodev "$trace" ||
 		die "cannot mount tracefs"
@@ -72,9 +72,8 @@ iowb_trace_start() {
 	set_knob "$trace/buffer_size_kb" 16384
 	set_knob "$trace/trace" ""
 	set_knob "$punt_event/enable" 1
-	t=$(stat -L -c '%t %T' /dev/nullb_iowb) || die "no /dev/nullb_iowb"
-	# the events' dev is the kernel's dev_t: major << 20 | minor
-	iowb_hist="hist:keys=dev if dev == $(((16#${t% *} << 20) | 16#${t#* }))"
+	devt=$(zram_devt /dev/nullb_iowb) || die "no /dev/nullb_iowb"
+	iowb_hist="hist:keys=dev if dev == $devt"
 	set_knob "$trace/events/block/block_bio_queue/trigger" "$iowb_hist"
 	set_knob "$trace/events/block/block_getrq/trigger" "$iowb_hist"
 	set_knob "$trace/tracing_on" 1

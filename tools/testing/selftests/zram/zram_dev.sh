@@ -179,18 +179,17 @@ ZRAM_BIO_TRACED=
 # block device node DEV; false when the tracepoint cannot be used. The
 # tracepoint is turned off and unfiltered at exit.
 zram_bio_trace_dev() {
-	local t
+	local devt
 
 	[ -d "$ZRAM_TRACE/events" ] ||
 		mount -t tracefs nodev "$ZRAM_TRACE" >/dev/null 2>&1
 	[ -w "$ZRAM_BIO_EVENT/filter" ] || return 1
-	t=$(stat -L -c '%t %T' "$1") || return 1
+	devt=$(zram_devt "$1") || return 1
 	if [ -z "$ZRAM_BIO_TRACED" ]; then
 		zram_defer zram_bio_trace_reset
 		ZRAM_BIO_TRACED=1
 	fi
-	# the event's dev is the kernel's dev_t: major << 20 | minor
-	echo "dev == $(((16#${t% *} << 20) | 16#${t#* }))" >"$ZRAM_BIO_EVENT/filter"
+	echo "dev == $devt" >"$ZRAM_BIO_EVENT/filter"
 }
 
 zram_bio_trace_reset() {

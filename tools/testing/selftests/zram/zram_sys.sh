@@ -25,6 +25,15 @@ zram_wait_blockdev() {
 	return 1
 }
 
+# zram_devt DEV: prints DEV's number as the kernel's dev_t (major << 20 |
+# minor), the value tracepoints' dev field holds.
+zram_devt() {
+	local t
+
+	t=$(stat -L -c '%t %T' "$1") || return 1
+	echo $(((16#${t% *} << 20) | 16#${t#* }))
+}
+
 # zram_pid_ended PID SECONDS: PID has ended, or ends within SECONDS.
 zram_pid_ended() {
 	local t
