@@ -26,25 +26,29 @@ WB_METRICS = ["wall_s", "sys_s", "sys_all_s", "mbps", "pct_dev_bw",
               "bd_writes", "setup_wb_s", "setup_discarded"]
 IO_METRICS = ["iops", "ctx", "slat_p99_us", "clat_p99_us", "clat_mean_us",
               "cpu_sys_pct", "cpu_usr_pct"]
+# (suites, line): the legend's lines, each printed when one of its suites ran
 LEGEND = [
-    "wall_s: `echo idle > writeback`; sys_s: its system CPU time in the "
-    "writer (bash time);",
-    "sys_all_s: system+irq+softirq of all CPUs (/proc/stat ticks, coarse "
-    "and undercounting under TCG);",
-    "mbps: bd_writes delta * 4 KiB / wall_s; pct_dev_bw: of the device's fio "
-    "128k qd8 sequential write (CPU bound under TCG);",
-    "bitmap: fresh; fragmented: every other block used; random: a random "
-    "half of the blocks used (runs of mixed length);",
-    "setup_wb_s: untimed writeback of 2x the data + 1 MiB that fragments the "
-    "bitmap (setup_discarded: pages it left in RAM, discarded);",
-    "io: fio 4 KiB, O_DIRECT, 2 jobs, io_uring qd16 / psync "
-    "(psync has no slat); iops_run_ratio: median [min-max] of each run's "
-    "own ratio (the drivers of a run share its boot);",
-    "ours-packed: ours with compressed_writeback (objects packed into "
-    "blocks); its fragmented setup writes incompressible data;",
-    "io randreadwb: io_uring randread of data written back to a "
-    "flash-model null_blk (suite iowb) with 4 KiB logical blocks; "
-    "randreadwb512: the same with 512-byte ones.",
+    ("writeback", "wall_s: `echo idle > writeback`; sys_s: its system CPU "
+     "time in the writer (bash time);"),
+    ("writeback", "sys_all_s: system+irq+softirq of all CPUs (/proc/stat "
+     "ticks, coarse and undercounting under TCG);"),
+    ("writeback", "mbps: bd_writes delta * 4 KiB / wall_s; pct_dev_bw: of "
+     "the device's fio 128k qd8 sequential write (CPU bound under TCG);"),
+    ("writeback", "bitmap: fresh; fragmented: every other block used; "
+     "random: a random half of the blocks used (runs of mixed length);"),
+    ("writeback", "setup_wb_s: untimed writeback of 2x the data + 1 MiB "
+     "that fragments the bitmap (setup_discarded: pages it left in RAM, "
+     "discarded);"),
+    ("io iowb", "io: fio 4 KiB, O_DIRECT, 2 jobs, io_uring qd16 / psync "
+     "(psync has no slat); iops_run_ratio: median [min-max] of each run's "
+     "own ratio (the drivers of a run share its boot);"),
+    ("writeback io iowb", "ours-packed: ours with compressed_writeback "
+     "(objects packed into blocks);"),
+    ("writeback", "ours-packed's fragmented setup writes incompressible "
+     "data;"),
+    ("iowb", "io randreadwb: io_uring randread of data written back to a "
+     "flash-model null_blk (suite iowb) with 4 KiB logical blocks; "
+     "randreadwb512: the same with 512-byte ones."),
 ]
 PAGE = 4096
 MIB = 1 << 20
@@ -321,6 +325,34 @@ def profile_table(raw, io, params):
     return lines
 
 
+def iowb_device(params):
+    """How suite iowb's backing device was set up, in words."""
+    mbps = params.get("iowb_mbps", "400")
+    cap = ("no bandwidth cap" if mbps == "0"
+           else "capped at %s MB/s" % mbps)
+    return ("iowb's backing device: %s (BENCH_IOWB_MBPS), queue depth %s "
+            "(BENCH_IOWB_QD), %s ns per command "
+            "(BENCH_IOWB_NSEC)" % (cap, params.get("iowb_qd", "64"),
+                                  params.get("iowb_nsec", "100000")))
+
+
+def header(params, suites):
+    """The table's first lines: what ran, with which sizes."""
+    sizes = []
+    if "writeback" in suites:
+        sizes.append("writeback %s MiB per case" % params.get("bench_mb"))
+    for suite in ("io", "iowb"):
+        if suite in suites:
+            sizes.append("%s %s MiB x %s s" % (suite, params.get("io_mb"),
+                                               params.get("io_secs")))
+    lines = ["zram bench: kernel %s, %s, %s runs; median [min-max]; "
+             "ratios of medians" % (params.get("kernel"), ", ".join(sizes),
+                                    params.get("runs"))]
+    if "iowb" in suites:
+        lines.append(iowb_device(params))
+    return lines
+
+
 def main():
     if len(sys.argv) != 4:
         sys.exit(__doc__)
@@ -335,31 +367,16 @@ def main():
     with open(json_out, "w", encoding="utf-8") as f:
         json.dump(wb + io, f, indent=1)
         f.write("\n")
-    lines = ["zram bench: kernel %s, %s MiB written back per case, %s "
-             "runs, io %s MiB x %s s; median [min-max]; ratios of medians"
-             % (params.get("kernel"), params.get("bench_mb"),
-                params.get("runs"), params.get("io_mb"),
-                params.get("io_secs"))]
-    if params.get("iowb_mbps", "400") == "0":
-        lines.append("iowb: the backing device has no bandwidth cap "
-                     "(BENCH_IOWB_MBPS=0), not the flash model's 400 MB/s")
-    elif params.get("iowb_mbps", "400") != "400":
-        lines.append("iowb: the backing device is capped at %s MB/s "
-                     "(BENCH_IOWB_MBPS), not the flash model's 400"
-                     % params["iowb_mbps"])
-    if params.get("iowb_qd", "64") != "64":
-        lines.append("iowb: the backing device has a queue depth of %s "
-                     "(BENCH_IOWB_QD), not 64"
-                     % params["iowb_qd"])
-    if params.get("iowb_nsec", "100000") != "100000":
-        lines.append("iowb: each command of the backing device takes %s ns "
-                     "(BENCH_IOWB_NSEC), not 100000" % params["iowb_nsec"])
+    suites = params.get("suites", "writeback,io,iowb").split(",")
+    lines = header(params, suites)
     lines.append("ours: commit/sha256 %s (git log -1 of drivers/block/zram)"
                  % params.get("ours_rev"))
     if params.get("stock_as_ours") == "1":
         lines.append("DEVELOPMENT RUN: \"ours\" is stock zram.ko "
                      "(--stock-as-ours)")
-    lines += LEGEND + writeback_table(wb) + io_table(io)
+    lines += [text for (where, text) in LEGEND
+              if set(where.split()) & set(suites)]
+    lines += writeback_table(wb) + io_table(io)
     lines += profile_table(raw, io, params)
     with open(txt_out, "w", encoding="utf-8") as f:
         f.write("\n".join(lines) + "\n")

@@ -172,6 +172,9 @@ case $ko in
 *) die "ZRAM_KO must be inside the repo (the guest sees it as /repo): $ko" ;;
 esac
 
+# Usage: runs_suite SUITE; true when BENCH_SUITES has SUITE
+runs_suite() { [[ " $BENCH_SUITES " == *" $1 "* ]]; }
+
 ts=$(date +%Y%m%d-%H%M%S)
 outdir=${OUT:-$results_dir/bench}
 raw=$outdir/$ts-raw
@@ -181,8 +184,7 @@ mkdir -p "$raw"
 
 vm_args=(--out "$raw" --timeout "$TIMEOUT")
 disk=
-if [[ " $BENCH_SUITES " == *" writeback "* ]] &&
-	[[ " $BENCH_DEVICES " == *" virtio "* ]]; then
+if runs_suite writeback && [[ " $BENCH_DEVICES " == *" virtio "* ]]; then
 	# sparse host file, deleted afterwards; exactly as large as the
 	# null_blk disks (the fragmented setup fills the device completely)
 	disk=$raw/virtio-backing.img
@@ -219,11 +221,20 @@ envs+=(--env "BENCH_STOCK_AS_OURS=$stock_as_ours"
 [ -z "${BENCH_UL_BIO_KNOB:-}" ] ||
 	envs+=(--env "BENCH_UL_BIO_KNOB=$BENCH_UL_BIO_KNOB")
 
-echo "[bench] BENCH_MB=$BENCH_MB BENCH_RUNS=$BENCH_RUNS" \
-	"suites '$BENCH_SUITES' bitmaps '$BENCH_BITMAPS'" \
-	"(virtio '$BENCH_VIRTIO_BITMAPS')" \
-	"devices '$BENCH_DEVICES' io ${BENCH_IO_MB} MiB x ${BENCH_IO_SECS}s" \
-	"stock-as-ours=$stock_as_ours; raw results in $raw"
+# what runs, suite by suite
+plan="suites '$BENCH_SUITES', $BENCH_RUNS runs"
+if runs_suite writeback; then
+	plan+="; writeback: BENCH_MB=$BENCH_MB, devices '$BENCH_DEVICES',"
+	plan+=" bitmaps '$BENCH_BITMAPS' (virtio '$BENCH_VIRTIO_BITMAPS')"
+fi
+if runs_suite io; then
+	plan+="; io: ${BENCH_IO_MB} MiB x ${BENCH_IO_SECS}s"
+fi
+if runs_suite iowb; then
+	plan+="; iowb: ${BENCH_IO_MB} MiB x ${BENCH_IO_SECS}s, LBS '$BENCH_IOWB_LBS',"
+	plan+=" MBPS=$BENCH_IOWB_MBPS QD=$BENCH_IOWB_QD NSEC=$BENCH_IOWB_NSEC"
+fi
+echo "[bench] $plan; stock-as-ours=$stock_as_ours; raw results in $raw"
 start=$SECONDS
 # shellcheck disable=SC2086 # VM_RUN_ARGS is a list of options
 if ! "$repo/tools/testing/vm/run.sh" "${vm_args[@]}" "${envs[@]}" \

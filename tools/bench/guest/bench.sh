@@ -31,6 +31,7 @@ done
 
 {
 	echo "kernel=$(uname -r) cpus=$(nproc) bench_mb=$BENCH_MB runs=$BENCH_RUNS"
+	echo "suites=${BENCH_SUITES// /,}"
 	echo "devices=${BENCH_DEVICES// /,} bitmaps=${BENCH_BITMAPS// /,}"
 	echo "virtio_bitmaps=${BENCH_VIRTIO_BITMAPS// /,}"
 	echo "io_mb=$BENCH_IO_MB io_secs=$BENCH_IO_SECS iowb_mbps=$BENCH_IOWB_MBPS" \
