@@ -24,6 +24,14 @@ top=$(cd "$(dirname "$0")/../.." && pwd)
 src=$top/drivers/block/zram
 opts=()
 
+# The Debian kernel has BTF, so kbuild runs pahole on every module; without
+# it the build fails only at the very end, with "pahole: not found".
+if ! command -v pahole >/dev/null; then
+	echo "[module] error: pahole (package dwarves) is missing;" \
+		"make module installs it (tools/testing/vm/deps.sh)" >&2
+	exit 1
+fi
+
 case ${ZRAM_KERNEL:-debian} in
 debian)
 	kver=$("$top/tools/kernel/fetch.sh" | sed -n 's/^KVER=//p')
