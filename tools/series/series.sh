@@ -6,11 +6,11 @@
 # which files make which patch; series.py derives every intermediate state.
 # Each patch is committed in the scratch repository (.cache/series/linux,
 # branch "series") and exported with a cover letter that carries the
-# newest bench table.
+# bench table tools/series/cover-bench names.
 #
 # Usage: tools/series/series.sh
-#   BENCH=FILE  the bench table for the cover letter (default: the
-#               tools/bench/results/*.txt committed last)
+#   BENCH=FILE  the bench table for the cover letter (default: the one
+#               tools/series/cover-bench names)
 # The author and Signed-off-by of every patch are git's user.name and
 # user.email in this repository, else the author of its last commit.
 
@@ -19,28 +19,24 @@ set -euo pipefail
 # shellcheck source=lib.sh
 . "$(dirname "$0")/lib.sh"
 
-# The bench table committed last; an untracked one counts by its mtime.
-newest_bench() {
-	local f t best='' best_t=-1
+# The bench table of the cover letter: the one tools/series/cover-bench
+# names (a path from the top of the repository, one line). It is named
+# rather than found: git's commit times are gone in the fresh root of
+# make fresh-check, and file times there are the copy's.
+cover_bench() {
+	local name
 
-	for f in "$top"/tools/bench/results/*.txt; do
-		[ -e "$f" ] || continue
-		t=$(git -C "$top" log -1 --format=%ct -- "$f")
-		t=${t:-$(stat -c %Y "$f")}
-		if [ "$t" -ge "$best_t" ]; then
-			best=$f
-			best_t=$t
-		fi
-	done
-	printf '%s\n' "$best"
+	name=$(sed -n '1p' "$top/tools/series/cover-bench") ||
+		series_die "no tools/series/cover-bench"
+	printf '%s\n' "$top/$name"
 }
 
 py=(python3 "$top/tools/series/series.py")
 mapfile -t patches < <("${py[@]}" list)
 [ "${#patches[@]}" -gt 0 ] || series_die "tools/series/manifest does not fit the repository"
-bench=${BENCH:-$(newest_bench)}
+bench=${BENCH:-$(cover_bench)}
 if [ -z "$bench" ] || [ ! -e "$bench" ]; then
-	series_die "no bench table (tools/bench/results/*.txt)"
+	series_die "no bench table '$bench' (BENCH, tools/series/cover-bench)"
 fi
 
 name=$(git -C "$top" config user.name || git -C "$top" log -1 --format=%an)
