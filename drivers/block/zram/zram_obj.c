@@ -9,6 +9,7 @@
 
 #include <linux/highmem.h>
 #include <linux/mm.h>
+#include <linux/scatterlist.h>
 #include <linux/string.h>
 #include <linux/zsmalloc.h>
 
@@ -38,11 +39,12 @@ static void zram_read_huge(struct zram *zram, struct page *page,
 {
 	void *src, *dst;
 
-	src = zs_map_object(zram->mem_pool, handle, ZS_MM_RO);
+	/* A huge object fills its own page: no copy buffer is needed. */
+	src = zs_obj_read_begin(zram->mem_pool, handle, PAGE_SIZE, NULL);
 	dst = kmap_local_page(page);
 	copy_page(dst, src);
 	kunmap_local(dst);
-	zs_unmap_object(zram->mem_pool, handle);
+	zs_obj_read_end(zram->mem_pool, handle, PAGE_SIZE, src);
 }
 
 /**
@@ -67,11 +69,12 @@ static int zram_read_compressed(struct zram *zram, struct page *page,
 	int ret;
 
 	zstrm = zcomp_stream_get(comp);
-	src = zs_map_object(zram->mem_pool, handle, ZS_MM_RO);
+	/* An object across two pages is copied into the stream's buffer. */
+	src = zs_obj_read_begin(zram->mem_pool, handle, size, zstrm->buffer);
 	dst = kmap_local_page(page);
 	ret = zcomp_decompress(zstrm, src, size, dst);
 	kunmap_local(dst);
-	zs_unmap_object(zram->mem_pool, handle);
+	zs_obj_read_end(zram->mem_pool, handle, size, src);
 	zcomp_stream_put(comp);
 	return ret;
 }
@@ -131,13 +134,26 @@ void zram_obj_copy(struct zram *zram, u32 index, void *dst,
 {
 	unsigned long handle = zram_get_handle(zram, index);
 	unsigned int size = zram_get_obj_size(zram, index);
-	const void *src;
+	struct scatterlist sg[2], *cur;
+	unsigned int done = 0, len;
 
 	lockdep_assert_held(&zram->table[index].lock);
-	src = zs_map_object(zram->mem_pool, handle, ZS_MM_RO);
-	memcpy(dst, src, split);
-	memcpy(dst2, src + split, size - split);
-	zs_unmap_object(zram->mem_pool, handle);
+	/* the object's one or two pieces, each within a page */
+	zs_obj_read_sg_begin(zram->mem_pool, handle, sg, size);
+	for (cur = sg; cur; cur = sg_next(cur)) {
+		for (len = 0; len < cur->length; ) {
+			unsigned int n = cur->length - len;
+			void *to = done < split ? dst + done :
+						  dst2 + done - split;
+
+			if (done < split)
+				n = min(n, split - done);
+			memcpy_from_page(to, sg_page(cur), cur->offset + len, n);
+			len += n;
+			done += n;
+		}
+	}
+	zs_obj_read_sg_end(zram->mem_pool, handle);
 }
 
 /**
@@ -241,24 +257,24 @@ static int zram_compress(struct zram *zram, struct zcomp_strm *zstrm,
 static void zram_obj_fill(struct zram *zram, struct zcomp_strm *zstrm,
 			  struct page *page, const struct zram_obj *obj)
 {
-	void *dst, *src;
+	void *src;
 
 	lockdep_assert_held(&zstrm->lock);
-	dst = zs_map_object(zram->mem_pool, obj->handle, ZS_MM_WO);
 	if (obj->size == PAGE_SIZE) {
 		src = kmap_local_page(page);
-		copy_page(dst, src);
+		zs_obj_write(zram->mem_pool, obj->handle, src, PAGE_SIZE);
 		kunmap_local(src);
 	} else {
-		memcpy(dst, zstrm->buffer, obj->size);
+		zs_obj_write(zram->mem_pool, obj->handle, zstrm->buffer,
+			     obj->size);
 	}
-	zs_unmap_object(zram->mem_pool, obj->handle);
 }
 
 /**
  * zram_obj_alloc_blocking() - allocate an object, allowed to reclaim
  * @zram: device
  * @size: object size in bytes
+ * @nid: NUMA node to prefer (the data page's)
  *
  * For a blocking bio after the GFP_NOWAIT allocation failed; counts a
  * writestall.
@@ -267,10 +283,10 @@ static void zram_obj_fill(struct zram *zram, struct zcomp_strm *zstrm,
  * Return: the zsmalloc handle, or an error value (IS_ERR_VALUE()).
  */
 static unsigned long zram_obj_alloc_blocking(struct zram *zram,
-					     unsigned int size)
+					     unsigned int size, int nid)
 {
 	atomic64_inc(&zram->stats.writestall);
-	return zs_malloc(zram->mem_pool, size, ZRAM_GFP_OBJ_BLOCKING);
+	return zs_malloc(zram->mem_pool, size, ZRAM_GFP_OBJ_BLOCKING, nid);
 }
 
 /**
@@ -294,7 +310,8 @@ static int zram_obj_compress_atomic(struct zram *zram, struct page *page,
 	ret = zram_compress(zram, zstrm, page, &obj->size);
 	if (ret)
 		goto out_put_stream;
-	handle = zs_malloc(zram->mem_pool, obj->size, ZRAM_GFP_OBJ_NOWAIT);
+	handle = zs_malloc(zram->mem_pool, obj->size, ZRAM_GFP_OBJ_NOWAIT,
+			   page_to_nid(page));
 	if (IS_ERR_VALUE(handle)) {
 		ret = -EAGAIN;
 		goto out_put_stream;
@@ -365,7 +382,8 @@ static int zram_obj_compress_blocking(struct zram *zram, struct page *page,
 	int ret;
 
 	do {
-		handle = zram_obj_alloc_blocking(zram, alloc_size);
+		handle = zram_obj_alloc_blocking(zram, alloc_size,
+						 page_to_nid(page));
 		if (IS_ERR_VALUE(handle))
 			return -ENOMEM;
 		ret = zram_obj_compress_into(zram, page, handle, alloc_size,
@@ -549,7 +567,8 @@ int zram_obj_recompress(struct zram *zram, u32 index, struct page *page,
 
 out_store:
 	handle = zs_malloc(zram->mem_pool, size, __GFP_KSWAPD_RECLAIM |
-			   __GFP_NOWARN | __GFP_HIGHMEM | __GFP_MOVABLE);
+			   __GFP_NOWARN | __GFP_HIGHMEM | __GFP_MOVABLE,
+			   page_to_nid(page));
 	if (IS_ERR_VALUE(handle)) {
 		zcomp_stream_put(zram->comps[prio]);
 		return -ENOMEM;
