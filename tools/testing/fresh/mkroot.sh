@@ -44,38 +44,6 @@ copy_apt_setup() {
 	cp -L /etc/resolv.conf "$root/etc/resolv.conf"
 }
 
-# The first URI of the host's enabled apt sources for $suite (one-line and
-# deb822 formats).
-host_mirror() {
-	{
-		cat /etc/apt/sources.list /etc/apt/sources.list.d/*.list 2>/dev/null |
-			sed -E 's/\[[^]]*\]//' |
-			awk -v s="$suite" '$1 == "deb" && $3 == s { print $2 }'
-		cat /etc/apt/sources.list.d/*.sources 2>/dev/null |
-			awk -v s="$suite" '
-			BEGIN { RS = "" }
-			{
-				types = ""; uris = ""; suites = ""; enabled = "yes"
-				n = split($0, line, "\n")
-				for (i = 1; i <= n; i++) {
-					if (line[i] ~ /^[[:space:]]*#/)
-						continue
-					k = tolower(line[i]); sub(/:.*/, "", k)
-					v = line[i]; sub(/^[^:]*:[[:space:]]*/, "", v)
-					if (k == "types") types = v
-					else if (k == "uris") uris = v
-					else if (k == "suites") suites = v
-					else if (k == "enabled") enabled = tolower(v)
-				}
-				if (enabled != "no" && (" " types " ") ~ / deb / &&
-				    (" " suites " ") ~ (" " s " ")) {
-					split(uris, u, " ")
-					print u[1]
-				}
-			}'
-	} | head -1
-}
-
 [ "$(id -u)" -eq 0 ] || die "needs root (debootstrap, chroot)"
 if [ "${1:-}" = --apt ]; then
 	copy_apt_setup "${2:?usage: mkroot.sh --apt DIR}"
@@ -95,8 +63,7 @@ tmp=$dest.tmp
 # nothing is mounted below $tmp in this new namespace
 rm -rf --one-file-system "$tmp"
 mkdir -p "$tmp"
-mirror=$(host_mirror)
-mirror=${mirror:-http://deb.debian.org/debian}
+mirror=$("$(dirname "$0")/../../kernel/mirror.sh" "$suite")
 buildlog=$dest.log
 
 log "debootstrap --variant=minbase $suite from $mirror (log: $buildlog)"
