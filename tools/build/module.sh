@@ -1,36 +1,42 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 #
-# Build drivers/block/zram as an out-of-tree module against the cached Debian
-# headers with W=1 (and sparse when C=1 is given). Any compiler or sparse
-# warning fails the build.
+# Build drivers/block/zram as an out-of-tree module with W=1 (and sparse
+# when C=1 or C=2 is given). Any compiler or sparse warning fails the
+# build. ZRAM_KERNEL names the kernel:
+#   debian      (default) Debian's 7.3 (tools/kernel/fetch.sh), built in
+#               place (drivers/block/zram/zram.ko) with the gcc-14 Debian
+#               built it with, in tools/kernel/toolchain.sh's root
+#   debian-6.12 Debian's 6.12 LTS (fetch.sh --series 6.12), with the host's
+#               gcc-12, from a copy in .cache/k6.12/zram, the 7.3 APIs
+#               mapped by tools/build/compat/zram-6.12.h
+#   debug       the debug kernel (tools/kernel/build-debug.sh), from a copy
+#               in .cache/kdebug/zram
+# so that the builds coexist.
 #
 # Recompression (CONFIG_ZRAM_MULTI_COMP) is built in, as the kselftest
-# config asks, although Debian's kernel has the option off. With
+# config asks, although Debian's kernels have the option off. With
 # ZRAM_MULTI_COMP=n it is left out, and the module is built from a copy of
-# the sources in .cache/nocomp/zram, so drivers/block/zram/zram.ko stays
-# the one with it.
+# the sources in .cache/nocomp/zram.
 #
-# With ZRAM_KERNEL=debug the module is built the same way against the debug
-# kernel's tree (tools/kernel/build-debug.sh, which has MULTI_COMP on), from
-# a copy of the sources in .cache/kdebug/zram (zram.ko there), so both
-# builds can coexist.
-#
-# Usage: [ZRAM_KERNEL=debian|debug] [ZRAM_MULTI_COMP=n] tools/build/module.sh [C=1]
+# Usage: [ZRAM_KERNEL=debian|debian-6.12|debug] [ZRAM_MULTI_COMP=n]
+#        tools/build/module.sh [C=1]
 
 set -euo pipefail
 
 top=$(cd "$(dirname "$0")/../.." && pwd)
 src=$top/drivers/block/zram
 opts=()
+kcflags=()
+# the kernels built with a gcc the host lacks: make runs in this root
+in_toolchain=("$top/tools/kernel/toolchain.sh" run --)
 
-# The Debian kernel has BTF, so kbuild runs pahole on every module; without
-# it the build fails only at the very end, with "pahole: not found".
-if ! command -v pahole >/dev/null; then
-	echo "[module] error: pahole (package dwarves) is missing;" \
-		"make module installs it (tools/testing/vm/deps.sh)" >&2
-	exit 1
-fi
+# Copies the sources into $1 (made afresh).
+copy_sources() {
+	rm -rf "$1"
+	mkdir -p "$1"
+	cp "$src"/*.[ch] "$src/Makefile" "$1/"
+}
 
 case ${ZRAM_KERNEL:-debian} in
 debian)
@@ -38,14 +44,26 @@ debian)
 	kdir=$top/.cache/root/lib/modules/$kver/build
 	mdir=$src
 	log=$top/.cache/module-build.log
-	opts=(CONFIG_ZRAM_MULTI_COMP=y KCFLAGS=-DCONFIG_ZRAM_MULTI_COMP=1)
 	if [ "${ZRAM_MULTI_COMP:-y}" = n ]; then
 		mdir=$top/.cache/nocomp/zram
 		log=$top/.cache/nocomp/module-build.log
-		opts=()
-		rm -rf "$mdir"
-		mkdir -p "$mdir"
-		cp "$src"/*.[ch] "$src/Makefile" "$mdir/"
+		copy_sources "$mdir"
+	fi
+	;;
+debian-6.12)
+	kver=$("$top/tools/kernel/fetch.sh" --series 6.12 | sed -n 's/^KVER=//p')
+	kdir=$top/.cache/k6.12/root/lib/modules/$kver/build
+	mdir=$top/.cache/k6.12/zram
+	log=$top/.cache/k6.12/module-build.log
+	in_toolchain=()
+	kcflags=(-include "$top/tools/build/compat/zram-6.12.h")
+	copy_sources "$mdir"
+	# The Debian kernel has BTF, so kbuild runs pahole on every module;
+	# without it the build fails only at the very end.
+	if ! command -v pahole >/dev/null; then
+		echo "[module] error: pahole (package dwarves) is missing;" \
+			"make module installs it (tools/testing/vm/deps.sh)" >&2
+		exit 1
 	fi
 	;;
 debug)
@@ -66,13 +84,25 @@ debug)
 		--exclude='*' "$src/" "$mdir/"
 	;;
 *)
-	echo "[module] ZRAM_KERNEL must be debian or debug" >&2
+	echo "[module] ZRAM_KERNEL must be debian, debian-6.12 or debug" >&2
 	exit 2
 	;;
 esac
+if [ "${ZRAM_MULTI_COMP:-y}" != n ]; then
+	opts=(CONFIG_ZRAM_MULTI_COMP=y)
+	kcflags+=(-DCONFIG_ZRAM_MULTI_COMP=1)
+fi
+[ "${#kcflags[@]}" -eq 0 ] || opts+=("KCFLAGS=${kcflags[*]}")
 
 echo "[module] building $mdir/zram.ko for $kver (W=1 ${opts[*]} $*)"
-make -C "$kdir" M="$mdir" W=1 "${opts[@]}" "$@" modules 2>&1 | tee "$log"
+"${in_toolchain[@]}" make -C "$kdir" M="$mdir" W=1 "${opts[@]}" "$@" modules 2>&1 |
+	tee "$log"
+# kbuild skips sparse with a make warning (no "warning:") when it finds
+# none it trusts
+if grep -q 'is not available or not up to date' "$log"; then
+	echo "[module] FAILED: kbuild did not run sparse (see $log)"
+	exit 1
+fi
 if grep -E 'warning:|error:' "$log" | grep -v '^make' >/dev/null; then
 	echo "[module] FAILED: the build printed warnings (see $log)"
 	exit 1

@@ -26,15 +26,18 @@ suite=trixie
 # what a module build (kbuild, the BTF step, sparse) and a kernel build
 # (host tools, objtool, modules_install) run
 packages=(gcc-14 gcc make libc6-dev binutils libelf-dev libssl-dev zlib1g-dev
-	dwarves bc flex bison perl python3 kmod rsync cpio xz-utils zstd
-	sparse)
+	dwarves bc flex bison perl python3 kmod rsync cpio xz-utils zstd)
+# 7.3's kbuild runs sparse only when it knows __typeof_unqual__
+# (scripts/checker-valid.sh), which trixie's 0.6.4 does not: the sparse
+# binary of sid's package goes to /usr/local/bin (it needs only libc).
+sparse_suite=sid
 # Bump when the steps below change what the root holds.
-recipe=1
+recipe=2
 
 log() { printf '[toolchain] %s\n' "$*" >&2; }
 die() { printf '[toolchain] error: %s\n' "$*" >&2; exit 1; }
 
-key=$(printf '%s\n' "recipe $recipe" "$suite" "${packages[@]}" |
+key=$(printf '%s\n' "recipe $recipe" "$suite" "${packages[@]}" "$sparse_suite" |
 	sha256sum | cut -c1-12)
 root=$kcache/toolchain-$key
 
@@ -52,6 +55,8 @@ build_root() {
 		tail -20 "$buildlog" >&2
 		die "debootstrap failed (log: $buildlog)"
 	fi
+	install_sparse "$tmp" "$mirror" >>"$buildlog" 2>&1 ||
+		die "installing sparse from $sparse_suite failed (log: $buildlog)"
 	rm -rf "$tmp/var/cache/apt/archives/"*.deb
 	mv "$tmp" "$root"
 	log "root ready in $((SECONDS - t)) s: $root"
@@ -59,6 +64,28 @@ build_root() {
 	find "$kcache" -mindepth 1 -maxdepth 1 -name 'toolchain-*' \
 		! -name "toolchain-$key" ! -name "toolchain-$key.*" -print0 |
 		xargs -0 -r rm -rf --one-file-system
+}
+
+# Installs the sparse binary of $sparse_suite into root $1 from mirror $2,
+# with apt lists of its own in the root's /var/tmp (not its sources).
+install_sparse() {
+	local root=$1 mirror=$2 dir=/var/tmp/sparse
+	local opts="-o Dir::Etc::sourcelist=$dir/sources.list -o Dir::Etc::sourceparts=-"
+
+	opts+=" -o Dir::State::Lists=$dir/lists -o Dir::Cache=$dir/cache"
+
+	mkdir -p "$root$dir/lists/partial" "$root$dir/cache/archives/partial"
+	echo "deb $mirror $sparse_suite main" >"$root$dir/sources.list"
+	# the host's way to the registry (its apt.conf.d: proxies, date checks)
+	cp -L /etc/apt/apt.conf.d/* "$root/etc/apt/apt.conf.d/" 2>/dev/null || true
+	cp -L /etc/resolv.conf "$root/etc/resolv.conf"
+	chroot "$root" /bin/sh -ec "apt-get $opts update -qq
+		cd $dir && apt-get $opts download sparse
+		dpkg-deb --fsys-tarfile sparse_*.deb |
+			tar -x -O ./usr/bin/sparse >/usr/local/bin/sparse
+		chmod 0755 /usr/local/bin/sparse
+		rm -rf $dir
+		/usr/local/bin/sparse --version"
 }
 
 ensure_root() {
@@ -90,6 +117,7 @@ run_inside() {
 		mkdir -p "$root$dir"
 		mount --rbind "$dir" "$root$dir"
 	done
+	# shellcheck disable=SC2016 # expanded by the shell in the root
 	exec chroot "$root" /bin/sh -c 'cd "$1" && shift && exec "$@"' \
 		_ "$PWD" "$@"
 }
@@ -103,7 +131,8 @@ run)
 	shift
 	ensure_root
 	if [ -z "${TOOLCHAIN_PRIVATE_NS:-}" ]; then
-		exec env TOOLCHAIN_PRIVATE_NS=1 PATH="/usr/sbin:/usr/bin:/sbin:/bin:$PATH" \
+		exec env TOOLCHAIN_PRIVATE_NS=1 \
+			PATH="/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin:$PATH" \
 			unshare --mount --propagation private -- "$0" run "$@"
 	fi
 	unset TOOLCHAIN_PRIVATE_NS
