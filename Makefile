@@ -25,6 +25,8 @@ SHELL := /bin/bash
 VM_MODULE := $(if $(filter debug,$(KERNEL)),debug-module,module)
 
 VM := tools/testing/vm
+# runs a tier's command and logs its time for the table make check prints
+TIER := tools/build/tier.sh run
 SELFTESTS := tools/testing/selftests/zram
 UNIT := tools/testing/zram-unit
 
@@ -40,34 +42,34 @@ deps:
 	$(VM)/deps.sh
 
 kernel: deps
-	tools/kernel/fetch.sh
+	$(TIER) kernel -- tools/kernel/fetch.sh
 
 module: kernel
-	tools/build/module.sh
+	$(TIER) module -- tools/build/module.sh
 
 # the module without recompression (CONFIG_ZRAM_MULTI_COMP off, as in
 # Debian's config) must build clean too; it is built in .cache/nocomp
 module-nocomp: kernel
-	ZRAM_MULTI_COMP=n tools/build/module.sh
+	ZRAM_MULTI_COMP=n $(TIER) module-nocomp -- tools/build/module.sh
 
 sparse: kernel
-	tools/build/module.sh C=2
+	$(TIER) sparse -- tools/build/module.sh C=2
 
 checkpatch: kernel
-	tools/build/checkpatch.sh
+	$(TIER) checkpatch -- tools/build/checkpatch.sh
 
 shellcheck: deps
-	tools/build/shellcheck.sh
+	$(TIER) shellcheck -- tools/build/shellcheck.sh
 
 selftests-list:
-	tools/build/selftests-list.sh
+	$(TIER) selftests-list -- tools/build/selftests-list.sh
 
 unit: deps
-	$(MAKE) -C $(UNIT) check
+	$(TIER) unit -- $(MAKE) -C $(UNIT) check
 
 # the selftests' C helpers, rebuilt with warnings as errors
 helpers: deps
-	$(MAKE) -B -C $(SELFTESTS) all CFLAGS="-O2 -Wall -Wextra -Werror"
+	$(TIER) helpers -- $(MAKE) -B -C $(SELFTESTS) all CFLAGS="-O2 -Wall -Wextra -Werror"
 
 check-host: module module-nocomp sparse checkpatch shellcheck selftests-list \
 	unit helpers series-check
@@ -81,7 +83,7 @@ kselftest: $(VM_MODULE)
 
 # the debug kernel (cached outside the checkout) and our zram.ko for it
 debug-kernel: deps
-	tools/kernel/build-debug.sh
+	$(TIER) debug-kernel -- tools/kernel/build-debug.sh
 
 debug-module: debug-kernel
 	ZRAM_KERNEL=debug tools/build/module.sh
@@ -91,27 +93,31 @@ check-debug: debug-module helpers
 
 # ours only, its suite split over two VMs (SHARDS): what make check runs
 check-debug-ours: debug-module helpers
-	ZRAM=ours SHARDS=$${SHARDS:-2} $(VM)/check-debug.sh
+	ZRAM=ours SHARDS=$${SHARDS:-2} $(TIER) check-debug-ours -- $(VM)/check-debug.sh
 
 # make check runs ours only, on both kernels, so that CI fits its 90
 # minutes on two cores: stock's suites are make check-vm (Debian's kernel,
 # beside ours) and make check-debug (the debug kernel, beside ours).
 check-vm-ours: $(VM_MODULE) helpers
-	ZRAM=ours $(VM)/vm-check.sh
+	ZRAM=ours $(TIER) check-vm-ours -- $(VM)/vm-check.sh
 
 # After the host checks, check-vm-ours runs beside check-debug-ours (-j2;
 # -k so that one failing does not stop the other): three VMs share both
 # cores, and the main job on the debug kernel starts when the first debug
 # lane ends. With stock's debug suite beside them as well, CI once ran
 # past its 90 minutes (the try of 2026-12-02).
-check: check-host
-	$(MAKE) --no-print-directory -j2 -k check-vm-ours check-debug-ours
+check:
+	@tools/build/tier.sh start
+	@$(MAKE) --no-print-directory check-host && \
+		$(MAKE) --no-print-directory -j2 -k check-vm-ours check-debug-ours; \
+		rc=$$?; echo; echo "[check] the time of each tier"; \
+		tools/build/tier.sh table; exit $$rc
 
 fresh-check:
 	tools/testing/fresh/fresh-check.sh
 
 run: $(VM_MODULE)
-	$(VM)/run-main-job.sh
+	$(TIER) run -- $(VM)/run-main-job.sh
 
 bench: module
 	tools/bench/run.sh
@@ -123,7 +129,7 @@ series: kernel series-deps
 	tools/series/series.sh
 
 series-check: series
-	tools/series/check.sh
+	$(TIER) series-check -- tools/series/check.sh
 
 # DKMS install into a fresh Debian root, then modprobe in the VM (not part
 # of "check": see README, "Installing with DKMS")

@@ -143,11 +143,13 @@ in_root "cd $guest_repo && git init -q && git add -A &&
 
 times=()
 rc=0
+# one table of tiers for all the targets (tools/build/tier.sh)
+in_root "cd $guest_repo && tools/build/tier.sh start"
 for target in "${targets[@]}"; do
 	tlog=$fresh/logs/$ts-$target.log
 	log "make $target in the root (log: $tlog)"
 	t=$SECONDS
-	if ! in_root "cd $guest_repo && make $target" 2>&1 | tee "$tlog"; then
+	if ! in_root "cd $guest_repo && TIER_KEEP=1 make $target" 2>&1 | tee "$tlog"; then
 		rc=1
 	fi
 	times+=("make $target $((SECONDS - t)) s")
@@ -157,6 +159,10 @@ for target in "${targets[@]}"; do
 	fi
 done
 
+echo
+log "the time of each tier, make ${targets[*]}"
+tools_tier=$root$guest_repo/tools/build/tier.sh
+"$tools_tier" table "$root$guest_repo/.cache/results/tiers.tsv" | tee "$fresh/logs/$ts-tiers.txt"
 cleanup
 echo
 log "times: $(printf '%s, ' "${times[@]}")total $((SECONDS - t0)) s"
