@@ -10,7 +10,8 @@
 # Usage: tools/testing/vm/mkinitramfs.sh OUT.cpio.gz
 # Skips the build when OUT is up to date (a hash of all inputs is kept in
 # OUT.inputs). The kernel is the one tools/testing/vm/lib.sh's vm_kernel
-# selects (ZRAM_KERNEL=debian|debug); modules built into it need no file.
+# selects (ZRAM_KERNEL=debian|debian-6.12|debug); modules built into it
+# need no file.
 
 set -euo pipefail
 
@@ -23,13 +24,18 @@ case $out in /*) ;; *) out=$PWD/$out ;; esac
 "$vm_dir/deps.sh"
 vm_kernel
 
-# Modules the tests need; their dependencies are added from modules.dep.
+# Modules the tests need, by name or alias, each a module or built in on
+# every kernel here; their dependencies are added from modules.dep. 6.12's
+# ext4 asks the crypto API for crc32c at mount time (request_module), and
+# 7.3's jbd2 names it as a soft dependency: the alias "crc32c" is
+# whatever provides it (6.12: crc32c_generic and crc32c-intel, 7.3:
+# crc32c-cryptoapi).
 modules=(
 	zram lz4_compress lz4hc_compress lz4 lz4hc zstd deflate lzo lzo-rle
 	null_blk loop brd virtio_blk virtio_pci configfs
 	dm-mod dm-flakey dm-delay
 	netfs 9pnet 9p 9pnet_virtio
-	ext4 jbd2 mbcache crc16 crc32c_generic crc32c-intel
+	ext4 jbd2 mbcache crc16 crc32c
 )
 
 # Programs, copied with the libraries ldd reports. Everything else comes
