@@ -21,8 +21,14 @@
 # (default /var/cache/zram-rework).
 
 SHELL := /bin/bash
-# the module the VM jobs need: ours for the kernel KERNEL names
-VM_MODULE := $(if $(filter debug,$(KERNEL)),debug-module,module)
+# KERNEL: the kernel the VM jobs boot, debian (Debian's 7.3, the default),
+# debian-6.12 or debug; unset, the scripts take ZRAM_KERNEL's. make module
+# builds ours for the Debian kernel it names (7.3 for debug); the VM jobs
+# need ours for whichever it names.
+VM_KERNEL := $(or $(KERNEL),$(ZRAM_KERNEL),debian)
+VM_MODULE := $(if $(filter debug,$(VM_KERNEL)),debug-module,module)
+MODULE_KERNEL := $(if $(filter debian-6.12,$(VM_KERNEL)),debian-6.12,debian)
+SERIES := $(if $(filter debian-6.12,$(MODULE_KERNEL)),6.12,7.3)
 
 VM := tools/testing/vm
 # runs a tier's command and logs its time for the table make check prints
@@ -42,10 +48,10 @@ deps:
 	$(VM)/deps.sh
 
 kernel: deps
-	$(TIER) kernel -- tools/kernel/fetch.sh
+	$(TIER) kernel -- tools/kernel/fetch.sh --series $(SERIES)
 
 module: kernel
-	$(TIER) module -- tools/build/module.sh
+	ZRAM_KERNEL=$(MODULE_KERNEL) $(TIER) module -- tools/build/module.sh
 
 # the module without recompression (CONFIG_ZRAM_MULTI_COMP off, as in
 # Debian's config) must build clean too; it is built in .cache/nocomp

@@ -17,7 +17,8 @@
 #   ZRAM=ours|stock      the driver (default ours)
 #   TESTS="zram_x.sh ..." only these tests (run_kselftest.sh -t zram:TEST;
 #                        default: the whole collection, -c zram)
-#   KERNEL=debian|debug  the kernel the VM boots
+#   KERNEL=NAME          the kernel the VM boots: debian (Debian's 7.3,
+#                        default), debian-6.12 or debug
 #   TIMEOUT=SECONDS      kill the VM after this (default 3600)
 #   TEST_TIMEOUT=SECONDS per test, the runner's -o (default: the suite's
 #                        settings file; KSFT_TIMEOUT is the older name)

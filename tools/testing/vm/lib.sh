@@ -40,9 +40,10 @@ vm_usage() { sed -n '/^# Usage:/,/^$/s/^# \{0,1\}//p' "$0" >&2; exit 2; }
 # NAME=VALUE for one of the NAMEs prints the usage, and so does a variable
 # of the environment that looks like a misspelt option: one named
 # PREFIX_... where two or more NAMEs start with PREFIX_ (BENCH_, SOAK_).
-# The options are left exported; for a job that takes KERNEL, KERNEL=debian|debug also sets
-# ZRAM_KERNEL, what vm_kernel, run.sh and tools/build/module.sh read. The table of every job's
-# options is in README.md.
+# The options are left exported; for a job that takes KERNEL, KERNEL
+# (debian, debian-6.12 or debug) also sets ZRAM_KERNEL, what vm_kernel,
+# run.sh and tools/build/module.sh read. The table of every job's options
+# is in README.md.
 vm_options() {
 	local -a names=()
 	local arg
@@ -109,50 +110,61 @@ vm_check_drivers() {
 }
 
 # vm_kernel: selects the kernel the VM boots, from ZRAM_KERNEL:
-#   debian  (default) Debian's 6.12 image, tools/kernel/fetch.sh
-#   debug   the debug kernel, tools/kernel/build-debug.sh (lockdep, KASAN,
-#           kmemleak, fault injection; stock zram is an in-tree module)
+#   debian       (default) Debian's 7.3 image, tools/kernel/fetch.sh
+#   debian-6.12  Debian's 6.12 LTS image, tools/kernel/fetch.sh --series 6.12
+#   debug        the debug kernel, tools/kernel/build-debug.sh (lockdep,
+#                KASAN, kmemleak, fault injection; stock zram is an in-tree
+#                module)
 # Sets and exports KVER, kernel_root (a root with boot/ and lib/modules/),
-# kernel_image, module_dir, kernel_append (command line additions),
-# vm_initramfs (the default initramfs for it), ours_ko and ours_ko_guest
-# (our zram.ko built for that kernel, on the host and as the guest sees it).
+# kernel_image, module_dir, kernel_src (the unpacked linux-source tree of
+# its series), kernel_append (command line additions), vm_initramfs (the
+# default initramfs for it), ours_ko and ours_ko_guest (our zram.ko built
+# for that kernel, on the host and as the guest sees it).
 vm_kernel() {
 	case ${ZRAM_KERNEL:-debian} in
-	debian) vm_kernel_debian ;;
+	debian)
+		vm_kernel_debian 7.3 "$cache_dir"
+		vm_initramfs=$cache_dir/vm/initramfs.cpio.gz
+		ours_ko=$repo_dir/drivers/block/zram/zram.ko
+		;;
+	debian-6.12)
+		vm_kernel_debian 6.12 "$cache_dir/k6.12"
+		vm_initramfs=$cache_dir/vm/initramfs-6.12.cpio.gz
+		ours_ko=$cache_dir/k6.12/zram/zram.ko
+		;;
 	debug) vm_kernel_debug ;;
-	*) vm_die "ZRAM_KERNEL must be debian or debug, not '$ZRAM_KERNEL'" ;;
+	*) vm_die "ZRAM_KERNEL must be debian, debian-6.12 or debug, not '$ZRAM_KERNEL'" ;;
 	esac
+	ours_ko_guest=/repo/${ours_ko#"$repo_dir"/}
 	kernel_image=$kernel_root/boot/vmlinuz-$KVER
 	module_dir=$kernel_root/lib/modules/$KVER
-	export KVER kernel_root kernel_image module_dir kernel_append vm_initramfs \
-		ours_ko ours_ko_guest
+	export KVER kernel_root kernel_image module_dir kernel_src kernel_append \
+		vm_initramfs ours_ko ours_ko_guest
 }
 
-# Debian's kernel: KVER from the environment or the newest cached one; runs
-# tools/kernel/fetch.sh when the cache is missing.
+# vm_kernel_debian SERIES DIR: Debian's kernel of SERIES, cached in DIR by
+# tools/kernel/fetch.sh (run when the cache is missing). KVER from the
+# environment when DIR has that kernel (a caller's vm_kernel exported
+# it), else the one DIR/kver names.
 vm_kernel_debian() {
-	local images=()
+	local series=$1 dir=$2
 
-	kernel_root=$cache_dir/root
-	if [ -z "${KVER:-}" ]; then
-		shopt -s nullglob
-		images=("$kernel_root"/boot/vmlinuz-*)
-		shopt -u nullglob
-		if [ "${#images[@]}" -gt 0 ]; then
-			KVER=$(printf '%s\n' "${images[@]##*/vmlinuz-}" | sort -V | tail -1)
-		fi
+	kernel_root=$dir/root
+	kernel_src=$dir/linux-source
+	kernel_append=
+	if [ -n "${KVER:-}" ] && [ -e "$kernel_root/boot/vmlinuz-$KVER" ] &&
+		[ -e "$kernel_root/lib/modules/$KVER/modules.dep" ]; then
+		return
 	fi
-	if [ -z "${KVER:-}" ] ||
-		[ ! -e "$kernel_root/boot/vmlinuz-$KVER" ] ||
-		[ ! -e "$kernel_root/lib/modules/$KVER/modules.dep" ]; then
-		vm_log "kernel cache missing, running tools/kernel/fetch.sh"
-		KVER=$("$repo_dir/tools/kernel/fetch.sh" "$cache_dir" | sed -n 's/^KVER=//p' | tail -1)
+	KVER=$(cat "$dir/kver" 2>/dev/null || true)
+	if [ -z "$KVER" ] || [ ! -e "$kernel_root/boot/vmlinuz-$KVER" ] ||
+		[ ! -e "$kernel_root/lib/modules/$KVER/modules.dep" ] ||
+		[ ! -e "$kernel_src/.extracted" ]; then
+		vm_log "kernel cache missing, running tools/kernel/fetch.sh --series $series"
+		KVER=$("$repo_dir/tools/kernel/fetch.sh" --series "$series" "$dir" |
+			sed -n 's/^KVER=//p' | tail -1)
 		[ -n "$KVER" ] || vm_die "fetch.sh did not print KVER"
 	fi
-	kernel_append=
-	vm_initramfs=$cache_dir/vm/initramfs.cpio.gz
-	ours_ko=$repo_dir/drivers/block/zram/zram.ko
-	ours_ko_guest=/repo/drivers/block/zram/zram.ko
 }
 
 # The debug kernel, built or taken from its cache ($ZRAM_KCACHE). Its KVER
@@ -174,12 +186,12 @@ vm_kernel_debug() {
 	# TCG on a busy 2-core host is 10-50 times slower (hung task after
 	# 480 s, soft lockup after 60 s, RCU stall after 100 s); a test's own
 	# timeout is longer still, so a real hang is reported before it.
+	kernel_src=$cache_dir/linux-source
 	kernel_append="kasan_multi_shot log_buf_len=8M acpi=noirq"
 	kernel_append+=" sysctl.kernel.hung_task_timeout_secs=480 watchdog_thresh=30"
 	kernel_append+=" rcupdate.rcu_cpu_stall_timeout=100"
 	vm_initramfs=$cache_dir/vm/initramfs-debug.cpio.gz
 	ours_ko=$cache_dir/kdebug/zram/zram.ko
-	ours_ko_guest=/repo/.cache/kdebug/zram/zram.ko
 }
 
 # shellcheck source=../selftests/zram/zram_dmesg.sh

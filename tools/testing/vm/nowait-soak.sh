@@ -9,7 +9,8 @@
 #   ZRAM=ours|stock      the driver (default ours)
 #   SOAK_SECS=900        how long the cycles go on
 #   SOAK_MB=384          the fio job's size
-#   KERNEL=debian|debug  the kernel the VM boots
+#   KERNEL=NAME          the kernel the VM boots: debian (Debian's 7.3,
+#                        default), debian-6.12 or debug
 #   TIMEOUT=SECONDS      kill the VM after this (default SOAK_SECS + 600)
 #   OUT=DIR              results folder (default
 #                        .cache/results/soak/ZRAM-TIME)

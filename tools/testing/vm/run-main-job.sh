@@ -12,8 +12,9 @@
 #   JOB=main|swap      the job (default main)
 #   ZRAM=ours|stock    the driver; the swap job runs both and this one's
 #                      result is the verdict (default ours)
-#   KERNEL=debian|debug  the kernel the VM boots (default $ZRAM_KERNEL,
-#                      else debian)
+#   KERNEL=NAME        the kernel the VM boots: debian (Debian's 7.3),
+#                      debian-6.12 or debug (default $ZRAM_KERNEL, else
+#                      debian)
 #   TIMEOUT=SECONDS    kill the VM after this (default 900)
 #   OUT=DIR            results folder (default
 #                      .cache/results/run/JOB-ZRAM-TIME)

@@ -1,7 +1,7 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 #
-# Boot the Debian kernel (or the debug kernel) with the test initramfs under
+# Boot a Debian kernel (or the debug kernel) with the test initramfs under
 # QEMU (TCG) and run one command in the guest. The repo is shared read-only
 # as /repo, a fresh results folder as /out. Exit status = the guest
 # command's exit status.
@@ -9,12 +9,13 @@
 # Usage: tools/testing/vm/run.sh [options] -- CMD [ARGS...]
 #   CMD is a path as the guest sees it (/repo/...).
 # Options:
-#   --kernel debian|debug
+#   --kernel debian|debian-6.12|debug
 #                    the kernel to boot (default: $ZRAM_KERNEL, else debian):
-#                    Debian's 6.12 image or the debug kernel
-#                    (tools/kernel/build-debug.sh); the initramfs is built
-#                    from that kernel's modules, and ZRAM_KO in the guest
-#                    names our zram.ko built for it (unless --env sets it)
+#                    Debian's 7.3 image, Debian's 6.12 image or the debug
+#                    kernel (tools/kernel/build-debug.sh); the initramfs is
+#                    built from that kernel's modules, and ZRAM_KO in the
+#                    guest names our zram.ko built for it (unless --env
+#                    sets it)
 #   --disk FILE[::SERIAL]
 #                    attach FILE as a virtio-blk disk (repeatable; the guest
 #                    sees vda, vdb, ... in this order). The serial

@@ -12,7 +12,8 @@
 #   Options, in the environment or as arguments (README.md, "Options"):
 #   ZRAM="stock ours"    the runs (default both)
 #   TESTS="zram_x.sh ..." only these tests, in both runs
-#   KERNEL=debian|debug  the kernel the VMs boot
+#   KERNEL=NAME          the kernel the VMs boot: debian (Debian's 7.3,
+#                        default), debian-6.12 or debug
 #   TEST_TIMEOUT=SECONDS per test (default: the suite's settings file)
 #   OUT=DIR              results folder (default .cache/results/check-vm):
 #                        DRIVER.log, and DRIVER/ the VM's results

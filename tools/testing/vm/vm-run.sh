@@ -10,7 +10,8 @@
 #   Options, in the environment or as arguments (README.md, "Options"):
 #   ZRAM=stock|ours      the driver (default stock)
 #   TESTS="zram_x.sh ..." only these tests (default: every test)
-#   KERNEL=debian|debug  the kernel the VM boots
+#   KERNEL=NAME          the kernel the VM boots: debian (Debian's 7.3,
+#                        default), debian-6.12 or debug
 #   TIMEOUT=SECONDS      kill the VM after this (default 3600)
 #   TEST_TIMEOUT=SECONDS per test (default: the suite's settings file)
 #   OUT=DIR              results folder (default
