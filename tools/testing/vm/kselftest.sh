@@ -6,7 +6,8 @@
 # VM with the chosen driver loaded:
 #   make -C tools/testing/selftests TARGETS=zram install INSTALL_PATH=DIR
 #   ZRAM_DRIVER=DRIVER DIR/run_kselftest.sh -c zram
-# The kernel tree is the cached Debian linux-source (tools/kernel/fetch.sh).
+# The kernel tree is the cached Debian linux-source of the kernel the VM
+# boots (tools/kernel/fetch.sh; 7.3's for the debug kernel).
 # This repo's tools/testing/selftests/zram is bind-mounted over the tree's
 # zram folder for the install step only, in a private mount namespace that
 # ends with it: neither the cached tree nor the repo changes, and the suite
@@ -51,8 +52,7 @@ vm_kernel
 if [ "$driver" = ours ] && [ ! -e "$ours_ko" ]; then
 	vm_die "$ours_ko is not built (make module, or make debug-module)"
 fi
-"$repo_dir/tools/kernel/fetch.sh" "$cache_dir" >/dev/null
-ksft=$cache_dir/linux-source/tools/testing/selftests
+ksft=$kernel_src/tools/testing/selftests
 [ -f "$ksft/run_kselftest.sh" ] || vm_die "no kselftest runner in $ksft"
 
 out=${OUT:-$results_dir/kselftest/$driver-$(date +%Y%m%d-%H%M%S)}

@@ -2,8 +2,8 @@
 # SPDX-License-Identifier: GPL-2.0
 #
 # Build (once, cached) the data set of the main job: ~170 MiB of kernel
-# sources (fs/, then drivers/, from the Debian linux-source tree) and ~50 MiB
-# of the kernel image's own .ko.xz modules (incompressible), plus a
+# sources (fs/, then drivers/, from Debian's linux-source-7.3 tree) and
+# ~50 MiB of that kernel's own .ko.xz modules (incompressible), plus a
 # SHA256SUMS manifest, packed into an ext4 image.
 #
 # Usage: tools/testing/vm/mkmaindata.sh [IMAGE]
@@ -20,14 +20,10 @@ src_mib=${SRC_MIB:-170}
 bin_mib=${BIN_MIB:-50}
 
 "$vm_dir/deps.sh"
-# the data set holds Debian's modules, whatever kernel the VM boots
-if [ "${ZRAM_KERNEL:-debian}" != debian ]; then
-	unset KVER
-fi
+# the data set is 7.3's, whatever kernel the VM boots: one image for all
 ZRAM_KERNEL=debian
 vm_kernel
-src_tree=$cache_dir/linux-source
-[ -e "$src_tree/.extracted" ] || "$repo_dir/tools/kernel/fetch.sh" "$cache_dir" >/dev/null
+src_tree=$kernel_src
 
 stamp="KVER=$KVER src=$src_mib bin=$bin_mib script=$(sha256sum "$0" | cut -d' ' -f1)"
 if [ -e "$image" ] && [ "$(cat "$image.inputs" 2>/dev/null)" = "$stamp" ]; then

@@ -6,7 +6,7 @@
 # (mkswap, swapon, swapoff), with their zram_lib.sh. They are not copied
 # into this repository: they are taken at run time from the kernel source
 # tree the harness caches (tools/kernel/fetch.sh extracts Debian's
-# linux-source-6.12 into .cache/linux-source), or from ZRAM_UPSTREAM_DIR
+# linux-source-7.3 into .cache/linux-source), or from ZRAM_UPSTREAM_DIR
 # (which the harness sets when it runs an installed copy of this suite).
 #
 # The upstream scripts exit 0 even when they fail: they print "FAIL ..."
