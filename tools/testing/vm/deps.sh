@@ -37,9 +37,12 @@ declare -A need=(
 	[findutils]=/usr/bin/find
 	[gzip]=/bin/gzip
 	[libc-bin]=/usr/bin/ldd
-	# make module: the Depends of linux-kbuild and linux-headers
-	# (objtool and resolve_btfids link libelf and zlib, sign-file libssl,
-	# the BTF step runs pahole)
+	# make module: 7.3's build runs in tools/kernel/toolchain.sh's root
+	# (gcc-14), which debootstrap makes; 6.12's on the host, with the
+	# Depends of linux-kbuild and linux-headers (objtool and
+	# resolve_btfids link libelf and zlib, sign-file libssl, the BTF step
+	# runs pahole)
+	[debootstrap]=/usr/sbin/debootstrap
 	[make]=/usr/bin/make
 	[gcc-12]=/usr/bin/x86_64-linux-gnu-gcc-12
 	[binutils]=/usr/bin/ld
