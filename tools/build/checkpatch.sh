@@ -2,15 +2,16 @@
 # SPDX-License-Identifier: GPL-2.0
 #
 # Run the kernel's checkpatch.pl --strict on every driver file and on the
-# selftests' C helpers, from the top of the fetched kernel tree as in-tree
-# development does: checkpatch then knows the kernel's own identifiers
-# (CamelCase library APIs such as lz4's are not reported against the files
-# that call them).
+# selftests' C helpers: 7.3's checkpatch (the primary kernel's tree, as
+# fetch.sh caches it), run from the top of that tree as in-tree development
+# does: checkpatch then knows the kernel's own identifiers (CamelCase
+# library APIs such as lz4's are not reported against the files that call
+# them).
 
 set -euo pipefail
 
 top=$(cd "$(dirname "$0")/../.." && pwd)
-"$top/tools/kernel/fetch.sh" >/dev/null
+"$top/tools/kernel/fetch.sh" --series 7.3 >/dev/null
 src=$top/.cache/linux-source
 rc=0
 
