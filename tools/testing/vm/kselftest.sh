@@ -96,6 +96,12 @@ passed=$((results - failed - skipped))
 
 echo
 vm_log "kernel runner TAP: $tap"
+# the guest's own verdicts (driver unloaded, kernel warnings), which
+# --quiet keeps off the terminal
+if [ "$rc" -ne 0 ]; then
+	sed -n '/^\[kselftest\] \(the\|new\)/,/^\[init\]/p' "$out/console.log" |
+		grep -v '^\[init\]' | sed 's/^/[vm]   /' >&2
+fi
 grep -E '^not ok [0-9]+ ' "$tap" | sed 's/^/[vm]   /' >&2 || true
 if [ -z "$plan" ] || [ "$results" -ne "$plan" ]; then
 	vm_log "the runner planned ${plan:-no} tests and reported $results"

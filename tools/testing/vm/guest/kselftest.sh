@@ -12,7 +12,8 @@
 #   the suite's settings file); TESTS  only these tests of the collection
 #   (-t zram:TEST each; default -c zram, all of them).
 # Exits non-zero when the driver does not load, when it is no longer the
-# loaded zram after the run, or when the kernel logged a new warning;
+# loaded zram after the run, or when the kernel logged a warning while
+# loading it or during the run;
 # the TAP itself is checked on the host.
 
 set -uo pipefail
@@ -31,9 +32,10 @@ zram_id() {
 		"$(cat /sys/module/zram/coresize) bytes"
 }
 
+# counted before the load: a warning the driver's init logs is its own
+warn0=$(dmesg | grep -c -E "$warn_re")
 "$here/zram-load.sh" "$driver" || exit 1
 loaded=$(zram_id)
-warn0=$(dmesg | grep -c -E "$warn_re")
 
 opts=(-c zram)
 if [ -n "${TESTS:-}" ]; then
@@ -54,8 +56,8 @@ if [ "$(zram_id)" != "$loaded" ]; then
 	rc=1
 fi
 if [ "$(dmesg | grep -c -E "$warn_re")" -gt "$warn0" ]; then
-	say "new kernel warnings during the run:"
-	dmesg | grep -E -A5 "$warn_re" | tail -40
+	say "new kernel warnings, from the driver's load on:"
+	dmesg | grep -E -B1 -A5 "$warn_re" | tail -40
 	rc=1
 fi
 exit "$rc"
