@@ -69,7 +69,10 @@ for driver in "${drivers[@]}"; do
 	log=$logdir/$driver.log
 	sed "s/^/[$driver] /" "$log"
 	[ "$(cat "$logdir/$driver.rc")" = 0 ] || rc=1
-	summary=$(grep -a -o -E 'zram (selftests|kselftest)[^:]*: [0-9]+ passed.*' "$log" |
+	# run_all.sh's summary is on the VM's console, which the log lacks
+	# when VM_RUN_ARGS has --quiet
+	summary=$(cat "$log" "$logdir/$driver/console.log" 2>/dev/null |
+		grep -a -o -E 'zram (selftests|kselftest)[^:]*: [0-9]+ passed.*' |
 		tail -1 | tr -d '\r')
 	if [ -z "$summary" ]; then
 		echo "[selftests] $driver: no summary line (the VM run failed)"
