@@ -979,7 +979,7 @@ int zram_bdev_module_init(void)
 	if (!zram_bdev_read_wq)
 		return -ENOMEM;
 	zram_bdev_decomp_wq = alloc_workqueue("zram_bdev_decomp",
-					      WQ_BH | WQ_HIGHPRI, 0);
+					      WQ_BH | WQ_HIGHPRI | WQ_PERCPU, 0);
 	if (!zram_bdev_decomp_wq) {
 		destroy_workqueue(zram_bdev_read_wq);
 		return -ENOMEM;
