@@ -72,7 +72,7 @@ static void *deflate_ctx_create(const struct zcomp *comp)
 {
 	struct deflate_stream_ctx *zc;
 
-	zc = kzalloc(sizeof(*zc), GFP_KERNEL);
+	zc = kzalloc_obj(*zc);
 	if (!zc)
 		return ERR_PTR(-ENOMEM);
 	zc->def.workspace =

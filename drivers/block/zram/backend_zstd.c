@@ -100,7 +100,7 @@ static int zstd_setup(struct zcomp *comp)
 
 	if (comp->level == ZCOMP_LEVEL_DEFAULT)
 		comp->level = zstd_default_clevel();
-	zs = kzalloc(sizeof(*zs), GFP_KERNEL);
+	zs = kzalloc_obj(*zs);
 	if (!zs)
 		return -ENOMEM;
 	comp->priv = zs;
@@ -148,7 +148,7 @@ static void *zstd_ctx_create(const struct zcomp *comp)
 	struct zstd_stream_ctx *zc;
 	size_t csz, dsz;
 
-	zc = kzalloc(sizeof(*zc), GFP_KERNEL);
+	zc = kzalloc_obj(*zc);
 	if (!zc)
 		return ERR_PTR(-ENOMEM);
 	csz = zstd_cctx_workspace_bound(&zs->cparams);

@@ -322,7 +322,7 @@ struct zcomp *zcomp_create(const struct zcomp_ops *ops,
 	struct zcomp *comp;
 	int ret;
 
-	comp = kzalloc(sizeof(*comp), GFP_KERNEL);
+	comp = kzalloc_obj(*comp);
 	if (!comp)
 		return ERR_PTR(-ENOMEM);
 

@@ -799,7 +799,7 @@ static int zram_bdev_read_packed_async(struct zram *zram, struct page *page,
 
 	if (nowait && !bdev_nowait(zram->backing.bdev))
 		goto out_unpin;
-	pr = kmalloc(sizeof(*pr), gfp);
+	pr = kmalloc_obj(*pr, gfp);
 	if (!pr)
 		goto out_unpin;
 	pr->buf = zram_bdev_pbuf_alloc(&sp, gfp);

@@ -467,7 +467,7 @@ static void zram_submit_bio_nowait(struct zram *zram, struct bio *bio)
 	int ret;
 
 	if (zram_bio_multi_step(bio)) {
-		rest = kmalloc(sizeof(*rest), GFP_NOWAIT | __GFP_NOWARN);
+		rest = kmalloc_obj(*rest, GFP_NOWAIT | __GFP_NOWARN);
 		if (!rest) {
 			bio_wouldblock_error(bio);
 			return;

@@ -724,7 +724,7 @@ static struct zram_wb_ctl *zram_wb_ctl_alloc(struct zram *zram)
 	struct zram_wb_ctl *ctl;
 
 	lockdep_assert_held(&zram->pp_lock);
-	ctl = kzalloc(sizeof(*ctl), GFP_KERNEL);
+	ctl = kzalloc_obj(*ctl);
 	if (!ctl)
 		return NULL;
 	ctl->zram = zram;

@@ -124,7 +124,7 @@ static struct zram_wb_req *zram_wb_req_alloc(struct zram_wb_ctl *ctl)
 {
 	struct zram_wb_req *req;
 
-	req = kzalloc(sizeof(*req), GFP_KERNEL);
+	req = kzalloc_obj(*req);
 	if (!req)
 		return NULL;
 	req->objs = kcalloc(ctl->max_objs, sizeof(*req->objs), GFP_KERNEL);
