@@ -18,7 +18,7 @@
  * Locking, outermost first; a lock is only taken with the ones above it
  * held or none:
  *
- *   zram_index_mutex (zram_drv.c): the device idr; held across add and
+ *   zram_index_mutex (zram_drv.c): the device ids; held across add and
  *	remove.
  *   disk->open_mutex: struct zram.claim; brief, never held while waiting
  *	for anything below.

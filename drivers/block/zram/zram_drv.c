@@ -15,7 +15,6 @@
 
 #include <linux/blkdev.h>
 #include <linux/cleanup.h>
-#include <linux/idr.h>
 #include <linux/kernel.h>
 #include <linux/module.h>
 #include <linux/mutex.h>
@@ -24,6 +23,7 @@
 #include <linux/sizes.h>
 #include <linux/slab.h>
 #include <linux/vmalloc.h>
+#include <linux/xarray.h>
 
 #include "zram_bio.h"
 #include "zram_debugfs.h"
@@ -31,11 +31,11 @@
 #include "zram_sysfs.h"
 
 /*
- * Device ids -> struct zram. zram_index_mutex guards the idr and is held
+ * Device ids -> struct zram. zram_index_mutex guards the ids and is held
  * across zram_add() and zram_remove(), so hot_add, hot_remove and module
  * unload never see a half-created or half-removed device.
  */
-static DEFINE_IDR(zram_index_idr);
+static DEFINE_XARRAY_ALLOC(zram_devices);
 static DEFINE_MUTEX(zram_index_mutex);
 
 static int zram_major;
@@ -263,17 +263,18 @@ static struct gendisk *zram_alloc_disk(struct zram *zram, int device_id)
 static int zram_add(void)
 {
 	struct zram *zram;
-	int device_id;
+	u32 device_id;
 	int ret;
 
 	lockdep_assert_held(&zram_index_mutex);
-	zram = kzalloc(sizeof(*zram), GFP_KERNEL);
+	zram = kzalloc_obj(*zram);
 	if (!zram)
 		return -ENOMEM;
-	ret = idr_alloc(&zram_index_idr, zram, 0, 0, GFP_KERNEL);
-	if (ret < 0)
+	/* the lowest free id, as the minor numbers hot_add hands out */
+	ret = xa_alloc(&zram_devices, &device_id, zram, xa_limit_31b,
+		       GFP_KERNEL);
+	if (ret)
 		goto out_free_zram;
-	device_id = ret;
 
 	mutex_init(&zram->pp_lock);
 	init_rwsem(&zram->init_lock);
@@ -282,7 +283,7 @@ static int zram_add(void)
 	zram->disk = zram_alloc_disk(zram, device_id);
 	if (IS_ERR(zram->disk)) {
 		ret = PTR_ERR(zram->disk);
-		goto out_remove_idr;
+		goto out_erase_id;
 	}
 	/* Before the attributes appear: backing_dev adds to the directory. */
 	zram_debugfs_register(zram);
@@ -295,8 +296,8 @@ static int zram_add(void)
 out_unregister_debugfs:
 	zram_debugfs_unregister(zram);
 	put_disk(zram->disk);
-out_remove_idr:
-	idr_remove(&zram_index_idr, device_id);
+out_erase_id:
+	xa_erase(&zram_devices, device_id);
 out_free_zram:
 	kfree(zram);
 	return ret;
@@ -307,8 +308,8 @@ out_free_zram:
  * @zram: device
  *
  * Context: process context, zram_index_mutex held; may sleep.
- * Return: 0, or -EBUSY when the device is open. The caller drops the idr
- * entry on success.
+ * Return: 0, or -EBUSY when the device is open. The caller erases its id
+ * on success.
  */
 static int zram_remove(struct zram *zram)
 {
@@ -394,13 +395,13 @@ static ssize_t hot_remove_store(const struct class *class,
 		return -EINVAL;
 
 	guard(mutex)(&zram_index_mutex);
-	zram = idr_find(&zram_index_idr, dev_id);
+	zram = xa_load(&zram_devices, dev_id);
 	if (!zram)
 		return -ENODEV;
 	ret = zram_remove(zram);
 	if (ret)
 		return ret;
-	idr_remove(&zram_index_idr, dev_id);
+	xa_erase(&zram_devices, dev_id);
 	return count;
 }
 
@@ -419,13 +420,6 @@ static struct class zram_control_class = {
 	.class_groups	= zram_control_class_groups,
 };
 
-static int zram_remove_cb(int id, void *ptr, void *data)
-{
-	/* Module unload: the module reference keeps devices closed. */
-	WARN_ON_ONCE(zram_remove(ptr));
-	return 0;
-}
-
 /**
  * zram_remove_all() - delete every device and the id allocator
  *
@@ -434,9 +428,14 @@ static int zram_remove_cb(int id, void *ptr, void *data)
  */
 static void zram_remove_all(void)
 {
+	struct zram *zram;
+	unsigned long id;
+
 	guard(mutex)(&zram_index_mutex);
-	idr_for_each(&zram_index_idr, zram_remove_cb, NULL);
-	idr_destroy(&zram_index_idr);
+	/* Module unload: the module reference keeps devices closed. */
+	xa_for_each(&zram_devices, id, zram)
+		WARN_ON_ONCE(zram_remove(zram));
+	xa_destroy(&zram_devices);
 }
 
 /**
