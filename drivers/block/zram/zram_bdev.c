@@ -98,7 +98,7 @@ struct zram_bdev_pread {
  * struct zram_bdev_pdone - packed reads a CPU finishes in its softirq
  * @list: reads whose last bio completed in hard irq context or with
  *	interrupts off on this CPU; added to there, emptied by @work
- * @work: zram_bdev_pdone_fn() on zram_bdev_decomp_wq, queued when @list
+ * @work: zram_bdev_pdone_fn() on system_bh_highpri_wq, queued when @list
  *	goes from empty to not empty
  *
  * A device that completes several reads in one interrupt (or one timer)
@@ -117,16 +117,6 @@ static DEFINE_PER_CPU(struct zram_bdev_pdone, zram_bdev_pdone);
  * complete zram bios: WQ_MEM_RECLAIM.
  */
 static struct workqueue_struct *zram_bdev_read_wq;
-
-/*
- * Decompresses packed objects whose reads completed in hard irq context or
- * with interrupts off (zram_bdev_pdone_fn()). A BH workqueue: the work
- * runs in softirq on the CPU that took the completion as the interrupt
- * returns, with no task switch, as the read's latency is the work's. It
- * needs no rescuer to complete zram bios under memory pressure: it never
- * waits for a worker task.
- */
-static struct workqueue_struct *zram_bdev_decomp_wq;
 
 /*
  * The name backing_dev reads for @path: the absolute path of what it
@@ -602,7 +592,7 @@ static void zram_bdev_pread_done(struct zram_bdev_pread *pr)
 }
 
 /*
- * zram_bdev_decomp_wq work (softirq): finishes the packed reads on one
+ * Work on system_bh_highpri_wq (softirq): finishes the packed reads on one
  * CPU's list, oldest first. The list is found from @work, not from the CPU
  * it runs on: the BH work of a CPU that went offline runs on another one.
  */
@@ -620,14 +610,17 @@ static void zram_bdev_pdone_fn(struct work_struct *work)
 /*
  * Hands @pr to this CPU's softirq. Hard irq context or interrupts off, so
  * the CPU cannot change; the work is queued only by the add that finds the
- * list empty, and a pass that already emptied it is queued again.
+ * list empty, and a pass that already emptied it is queued again. A BH
+ * workqueue runs the work as the interrupt returns, with no task switch
+ * (the read's latency is the work's), and never waits for a worker task,
+ * so it needs no rescuer to complete zram bios under memory pressure.
  */
 static void zram_bdev_pread_defer(struct zram_bdev_pread *pr)
 {
 	struct zram_bdev_pdone *pd = this_cpu_ptr(&zram_bdev_pdone);
 
 	if (llist_add(&pr->node, &pd->list))
-		queue_work_on(smp_processor_id(), zram_bdev_decomp_wq,
+		queue_work_on(smp_processor_id(), system_bh_highpri_wq,
 			      &pd->work);
 }
 
@@ -976,15 +969,7 @@ int zram_bdev_module_init(void)
 	}
 	zram_bdev_read_wq = alloc_workqueue("zram_bdev_read",
 					    WQ_UNBOUND | WQ_MEM_RECLAIM, 0);
-	if (!zram_bdev_read_wq)
-		return -ENOMEM;
-	zram_bdev_decomp_wq = alloc_workqueue("zram_bdev_decomp",
-					      WQ_BH | WQ_HIGHPRI | WQ_PERCPU, 0);
-	if (!zram_bdev_decomp_wq) {
-		destroy_workqueue(zram_bdev_read_wq);
-		return -ENOMEM;
-	}
-	return 0;
+	return zram_bdev_read_wq ? 0 : -ENOMEM;
 }
 
 /**
@@ -994,6 +979,10 @@ int zram_bdev_module_init(void)
  */
 void zram_bdev_module_exit(void)
 {
-	destroy_workqueue(zram_bdev_decomp_wq);
+	unsigned int cpu;
+
+	/* the last completion may have queued its CPU's work just now */
+	for_each_possible_cpu(cpu)
+		flush_work(&per_cpu_ptr(&zram_bdev_pdone, cpu)->work);
 	destroy_workqueue(zram_bdev_read_wq);
 }
