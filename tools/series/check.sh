@@ -188,7 +188,7 @@ build() {
 
 # check_patch PATCH LOG: prove the tree after PATCH. Prints what it built.
 check_patch() {
-	local patch=$1 log=$2 files added f
+	local patch=$1 log=$2 files added f sections
 
 	# from the top of the tree: checkpatch seeds the identifiers it
 	# accepts in CamelCase (LZ4_loadDict...) from the include/ of the git
@@ -204,9 +204,12 @@ check_patch() {
 	if ! series_git diff --name-only HEAD~1 HEAD | grep -qx MAINTAINERS; then
 		mapfile -t added < <(series_git diff --name-only --diff-filter=A HEAD~1 HEAD)
 		for f in "${added[@]}"; do
-			(cd "$ktree" && perl scripts/get_maintainer.pl --nogit \
-				--nogit-fallback --sections -f "$f") 2>&1 |
-				grep -qxF "$entry" ||
+			# the whole answer first: grep -q would stop reading at
+			# the entry, and get_maintainer.pl die of SIGPIPE
+			sections=$(cd "$ktree" && perl scripts/get_maintainer.pl \
+				--nogit --nogit-fallback --sections -f "$f" 2>&1) ||
+				series_die "get_maintainer.pl failed on $f: $sections"
+			grep -qxF "$entry" <<<"$sections" ||
 				series_die "$f is not covered by the MAINTAINERS entry '$entry'"
 		done
 	fi
