@@ -11,7 +11,7 @@
 #   make fresh-check - make run and make check in a fresh Debian root
 #   make bench  - stock zram.ko vs ours in one VM boot
 #   make series - the kernel patch series, in build/series/
-#   make series-check - apply it to linux-source-6.12 and prove every patch
+#   make series-check - apply it to linux-source-7.3 and prove every patch
 # Variables: the VM jobs (run, check-vm, kselftest, check-debug, bench)
 # take their options as NAME=VALUE, on make's command line or in the
 # environment, which reaches them unchanged: ZRAM (driver), TESTS, KERNEL,

@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: GPL-2.0
 #
 # make series-check: apply build/series/*.patch with git am onto Debian's
-# pristine linux-source-6.12 and prove every patch in order:
+# pristine linux-source-7.3 and prove every patch in order:
 #   - checkpatch.pl --strict is clean on the patch (its question whether
 #     MAINTAINERS needs updating is answered with get_maintainer.pl);
 #   - scripts/kernel-doc -none -Wall is clean on the driver files;
@@ -18,6 +18,10 @@
 #     with W=1 and no warning too (the header stubs).
 # Then the tree must equal the one "make series" committed, and hold every
 # file of the series exactly as the repository has it.
+#
+# Every make runs in tools/kernel/toolchain.sh's root, with the gcc-14
+# Debian built 7.3 with (CC as Debian's kbuild names it, so that the
+# config keeps the compiler the distro config was made for).
 #
 # The kernel tree is prepared once (olddefconfig + modules_prepare, W=1) in
 # .cache/series/obj/m and copied to obj/y, for the two configs; both are
@@ -44,13 +48,16 @@ symvers=$top/.cache/root/usr/src/linux-headers-$kver/Module.symvers
 # checkpatch.pl runs scripts/spdxcheck.py through "env python3": make that
 # the system python3, which has the modules deps.sh installs (ply, git).
 export PATH=/usr/bin:/bin:$PATH
+# make in the toolchain root, with Debian's compiler for 7.3
+tmake=("$top/tools/kernel/toolchain.sh" run -- nice make
+	CC=x86_64-linux-gnu-gcc-14 -j"$jobs")
 
 # kmake VARIANT ARGS...: make in the prepared tree of VARIANT (m or y)
 kmake() {
 	local variant=$1
 
 	shift
-	nice make -C "$ktree" O="$objs/$variant" -j"$jobs" "$@"
+	"${tmake[@]}" -C "$ktree" O="$objs/$variant" "$@"
 }
 
 # Fail, showing the lines of LOG that are warnings or errors.
@@ -171,7 +178,7 @@ build() {
 
 	# the module, linked by modpost against Debian's Module.symvers
 	sync_ext
-	nice make -C "$objs/m" -j"$jobs" W=1 M="$ext" modules >"$log.ko" 2>&1 || {
+	"${tmake[@]}" -C "$objs/m" W=1 M="$ext" modules >"$log.ko" 2>&1 || {
 		cat "$log.ko"
 		series_die "zram.ko failed to build or link"
 	}
@@ -215,7 +222,7 @@ check_patch() {
 	fi
 
 	mapfile -t files < <(cd "$ktree" && ls drivers/block/zram/*.[ch])
-	if (cd "$ktree" && perl scripts/kernel-doc -none -Wall "${files[@]}") 2>&1 | tee -a "$log" | grep .; then
+	if (cd "$ktree" && python3 scripts/kernel-doc -none -Wall "${files[@]}") 2>&1 | tee -a "$log" | grep .; then
 		series_die "kernel-doc: warnings on the driver files"
 	fi
 

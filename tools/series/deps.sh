@@ -2,12 +2,12 @@
 # SPDX-License-Identifier: GPL-2.0
 #
 # Install the host packages make series and make series-check need, if any
-# are missing: what the kernel's own build calls when it configures and
-# prepares a tree (flex and bison for kconfig and genksyms, bc for
-# timeconst.h, libelf for objtool and resolve_btfids, libssl for sign-file,
-# pahole for the BTF options of the distro config), xz to unpack the source
-# tarball, and the Python modules checkpatch.pl's SPDX check imports
-# (without them it passes every license tag silently).
+# are missing: git for the scratch tree, xz to unpack the source tarball,
+# perl for checkpatch.pl and get_maintainer.pl, python3 for kernel-doc, and
+# the Python modules checkpatch.pl's SPDX check imports (without them it
+# passes every license tag silently). The kernel builds run in
+# tools/kernel/toolchain.sh's root, which brings its own compiler and
+# build tools.
 #
 # Usage: tools/series/deps.sh
 
@@ -17,17 +17,9 @@ set -euo pipefail
 declare -A need=(
 	[git]=/usr/bin/git
 	[make]=/usr/bin/make
-	[gcc]=/usr/bin/gcc
-	[libc6-dev]=/usr/include/stdio.h
 	[perl]=/usr/bin/perl
 	[python3]=/usr/bin/python3
 	[xz-utils]=/usr/bin/xz
-	[flex]=/usr/bin/flex
-	[bison]=/usr/bin/bison
-	[bc]=/usr/bin/bc
-	[libelf-dev]=/usr/include/libelf.h
-	[libssl-dev]=/usr/include/openssl/ssl.h
-	[dwarves]=/usr/bin/pahole
 	[python3-ply]=/usr/lib/python3/dist-packages/ply/lex.py
 	[python3-git]=/usr/lib/python3/dist-packages/git/__init__.py
 )

@@ -2,7 +2,8 @@
 # shellcheck shell=bash disable=SC2034
 #
 # Shared by the scripts of make series and make series-check: paths, and the
-# scratch git repository that holds Debian's pristine linux-source-6.12.
+# scratch git repository that holds Debian's pristine linux-source-7.3
+# (tools/kernel/fetch.sh unpacks its package into .cache/src-deb).
 #
 # The scratch repository (.cache/series/linux) has one commit of the whole
 # pristine tree, tagged "pristine"; the series is built on it and checked on
@@ -12,13 +13,15 @@ top=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
 series_dir=$top/.cache/series
 ktree=$series_dir/linux
 out_dir=$top/build/series
-src_tar=$top/.cache/src-deb/usr/src/linux-source-6.12.tar.xz
-src_changelog=$top/.cache/src-deb/usr/share/doc/linux-source-6.12/changelog.Debian.gz
+# the Linux series the patches are made against
+series_base=7.3
+src_tar=$top/.cache/src-deb/usr/src/linux-source-$series_base.tar.xz
+src_changelog=$top/.cache/src-deb/usr/share/doc/linux-source-$series_base/changelog.Debian.gz
 
 series_log() { printf '[series] %s\n' "$*" >&2; }
 series_die() { series_log "$*"; exit 1; }
 
-# The Debian version of the unpacked source package, e.g. 6.12.117-1~deb12u1.
+# The Debian version of the unpacked source package, e.g. 7.3.4-1~bpo13+1.
 series_src_version() {
 	gzip -dc "$src_changelog" | sed -n '1s/^[^(]*(\([^)]*\)).*/\1/p'
 }
@@ -46,7 +49,7 @@ series_pristine() {
 			GIT_COMMITTER_EMAIL=linux-source@invalid \
 			GIT_AUTHOR_DATE=2000-01-01T00:00:00Z \
 			GIT_COMMITTER_DATE=2000-01-01T00:00:00Z \
-			series_git commit -q -m "linux-source-6.12 $(series_src_version)"
+			series_git commit -q -m "linux-source-$series_base $(series_src_version)"
 		series_git tag pristine
 		printf '%s\n' "$key" >"$series_dir/linux.key"
 	fi

@@ -426,10 +426,13 @@ def verify(series, ktree):
 
 def cover(path, bench, version):
     subject, _, blurb = read(COVER).partition("\n\n")
-    base = ("The series applies with git am to Debian's linux-source-6.12 "
-            "%s (Linux %s with Debian's patches)."
-            % (version, version.split("-")[0]))
-    blurb = blurb.strip("\n") + "\n\n" + textwrap.fill(base, 72) + "\n\n"
+    upstream = version.split("-")[0]            # 7.3.4
+    major = ".".join(upstream.split(".")[:2])   # 7.3
+    base = ("The series is for Linux %s: it applies with git am to "
+            "Debian's linux-source-%s %s (Linux %s with Debian's patches)."
+            % (major, major, version, upstream))
+    blurb = blurb.strip("\n") + "\n\n" + \
+        textwrap.fill(base, 72, break_on_hyphens=False) + "\n\n"
     blurb += ("Benchmarks (make bench, %s):\n\n%s"
               % (os.path.relpath(bench, TOP), read(bench).rstrip("\n")))
     text = read(path)

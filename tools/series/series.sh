@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: GPL-2.0
 #
 # make series: the repository as a git format-patch series against Debian's
-# pristine linux-source-6.12, in build/series/. tools/series/manifest says
+# pristine linux-source-7.3, in build/series/. tools/series/manifest says
 # which files make which patch; series.py derives every intermediate state.
 # Each patch is committed in the scratch repository (.cache/series/linux,
 # branch "series") and exported with a cover letter that carries the
