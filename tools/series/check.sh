@@ -144,10 +144,20 @@ prepare() {
 
 # Copy the driver directory to the external module's directory, touching
 # only the files that changed, so that kbuild rebuilds only what it must.
+# kbuild cannot tell when a config option the objects depend on changed: an
+# M= build runs in the module's directory, where the include/config/ paths
+# fixdep records (relative to the kernel's output directory) name nothing.
+# So the objects go whenever the prepared tree's configuration is not the
+# one they were built with.
 sync_ext() {
-	local f src=$ktree/drivers/block/zram
+	local f src=$ktree/drivers/block/zram config
 
+	config=$(sha256sum <"$objs/m/include/config/auto.conf")
+	if [ "$(cat "$ext/.auto.conf.sha256" 2>/dev/null)" != "$config" ]; then
+		rm -rf "$ext"
+	fi
 	mkdir -p "$ext"
+	printf '%s\n' "$config" >"$ext/.auto.conf.sha256"
 	for f in "$ext"/*.[chS] "$ext"/Makefile "$ext"/Kconfig; do
 		[ -e "$f" ] && [ ! -e "$src/${f##*/}" ] && rm -f "$f"
 	done
