@@ -16,8 +16,10 @@
 #     only a later patch links in);
 #   - with CONFIG_ZRAM=y and every zram option off the directory builds
 #     with W=1 and no warning too (the header stubs).
-# Then the tree must equal the one "make series" committed, and hold every
-# file of the series exactly as the repository has it.
+# Before that, no patch may carry or name a file of tools/build/compat (the
+# 6.12 module build's API mapping). After it, the tree must equal the one
+# "make series" committed, and hold every file of the series exactly as
+# the repository has it.
 #
 # Every make runs in tools/kernel/toolchain.sh's root, with the gcc-14
 # Debian built 7.3 with (CC as Debian's kbuild names it, so that the
@@ -247,6 +249,25 @@ check_patch() {
 	fi
 }
 
+# no_compat PATCH...: fail if a patch carries a file of tools/build/compat
+# or names one (an #include): the headers there map 7.3's APIs onto 6.12
+# for the repository's module build only, and are no part of a kernel tree.
+no_compat() {
+	local -a pats=(-e '^(diff --git a/|[-+]{3} [ab]/)tools/build/compat/')
+	local f hits
+
+	for f in "$top"/tools/build/compat/*; do
+		[ -e "$f" ] || continue
+		f=${f##*/}
+		pats+=(-e "${f//./\\.}")
+	done
+	hits=$(grep -HnE "${pats[@]}" "$@" || true)
+	if [ -n "$hits" ]; then
+		printf '%s\n' "$hits" >&2
+		series_die "a patch carries or names a file of tools/build/compat"
+	fi
+}
+
 start=$(date +%s)
 patches=()
 for patch in "$out_dir"/[0-9][0-9][0-9][0-9]-*.patch; do
@@ -259,6 +280,7 @@ done
 if [ ! -e "$base_config" ] || [ ! -e "$symvers" ]; then
 	series_die "no Debian kernel config: run tools/kernel/fetch.sh"
 fi
+no_compat "${patches[@]}"
 
 # git am needs a committer; the patches bring their authors.
 export GIT_COMMITTER_NAME=series-check GIT_COMMITTER_EMAIL=series-check@invalid
