@@ -11,7 +11,8 @@
 #     drivers/block/zram/" (CONFIG_ZRAM=m, writeback options on) prints
 #     no warning;
 #   - zram.ko, built from that tree as a module against the same prepared
-#     tree, links (modpost against Debian's Module.symvers) with no warning;
+#     tree, links (modpost against Debian's Module.symvers, BTF against
+#     Debian's vmlinux) with no warning;
 #   - every .c file of the driver compiles with W=1 and no warning, also
 #     one that no enabled option builds yet (a patch may add a file that
 #     only a later patch links in);
@@ -126,12 +127,15 @@ configure() {
 	printf '%s\n' "$stamp" >"$objs/$variant/.zram-kconfig"
 }
 
+# Bump when prepare() changes what the prepared trees hold.
+prepare_recipe=2
+
 # Configure and modules_prepare the pristine tree once (with W=1, as every
 # build here uses it), then copy it for the second variant.
 prepare() {
 	local key log=$logs/prepare.log
 
-	key="$(cat "$series_dir/linux.key") $(sha256sum <"$base_config")"
+	key="$(cat "$series_dir/linux.key") $(sha256sum <"$base_config") $prepare_recipe"
 	if [ "$(cat "$objs/key" 2>/dev/null)" = "$key" ]; then
 		return
 	fi
@@ -143,6 +147,9 @@ prepare() {
 	kmake m W=1 modules_prepare >>"$log" 2>&1 ||
 		series_die "modules_prepare failed (log: $log)"
 	cp "$symvers" "$objs/m/Module.symvers"
+	# the BTF base of Debian's kernel: zram.ko gets its BTF as Debian's
+	# modules do (without it kbuild skips that step)
+	cp "$(dirname "$symvers")/vmlinux" "$objs/m/vmlinux"
 	cp -a "$objs/m" "$objs/y"
 	rm -f "$objs/y/.zram-kconfig"
 	configure y "$log"
