@@ -5,23 +5,24 @@ a table.
 
 Usage: report.py RAW_DIR JSON_OUT TXT_OUT
 
-RAW_DIR holds params.txt, writeback.txt (key=value lines, one per run),
-devbw-DEVICE.json, io/DRIVER-ENGINE-RW-RUN.json (fio JSON output) and,
-for a profiled iowb suite, iowb-profile.txt (key=value lines).
+RAW_DIR holds params.txt, notes.txt (lines printed as they are),
+writeback.txt (key=value lines, one per run), devbw-DEVICE.json,
+io/DRIVER-ENGINE-RW-RUN.json (fio JSON output) and, for a profiled iowb
+suite, iowb-profile.txt (key=value lines).
 """
 
 import json
 import os
+import re
 import statistics
 import sys
 
-WB_DRIVERS = ["stock", "ours-upstream-like", "ours", "ours-packed"]
+# a driver: MODULE[-packed][-bN] (tools/bench/guest/lib.sh)
+DRIVER_RE = re.compile(r"^(stock|ours)(-packed)?(?:-b(\d+))?$")
 # ratio columns of the writeback tables: (numerator, denominator, title)
 WB_RATIOS = [("ours", "stock", "ours/stock"),
-             ("ours", "ours-upstream-like", "ours/upstream-like"),
-             ("ours-packed", "ours", "packed/ours"),
-             ("ours-packed", "ours-upstream-like", "packed/upstream-like")]
-IO_DRIVERS = ["stock", "ours", "ours-packed"]
+             ("ours-packed", "stock-packed", "packed/stock-packed"),
+             ("ours-packed", "ours", "packed/ours")]
 WB_METRICS = ["wall_s", "sys_s", "sys_all_s", "mbps", "pct_dev_bw",
               "bd_writes", "setup_wb_s", "setup_discarded"]
 IO_METRICS = ["iops", "ctx", "slat_p99_us", "clat_p99_us", "clat_mean_us",
@@ -42,8 +43,9 @@ LEGEND = [
     ("io iowb", "io: fio 4 KiB, O_DIRECT, 2 jobs, io_uring qd16 / psync "
      "(psync has no slat); iops_run_ratio: median [min-max] of each run's "
      "own ratio (the drivers of a run share its boot);"),
-    ("writeback io iowb", "ours-packed: ours with compressed_writeback "
-     "(objects packed into blocks);"),
+    ("writeback io iowb", "stock: the booted kernel's own zram.ko; "
+     "-packed: with compressed_writeback (stock: an object per block; "
+     "ours: objects packed into blocks); -bN: writeback_batch_size=N;"),
     ("writeback", "ours-packed's fragmented setup writes incompressible "
      "data;"),
     ("iowb", "io randreadwb: io_uring randread of data written back to a "
@@ -91,6 +93,16 @@ def load_fio(path):
     return json.loads(text[text.index("{"):])
 
 
+def driver_key(name):
+    """stock before ours, each at its defaults first, then packed, then by
+    writeback_batch_size"""
+    m = DRIVER_RE.match(name)
+    if not m:
+        return (2, 0, 0, name)
+    return (m.group(1) != "stock", bool(m.group(2)), int(m.group(3) or 0),
+            name)
+
+
 def median_record(base, runs):
     rec = dict(base)
     rec["runs"] = runs
@@ -116,7 +128,8 @@ def writeback_records(raw, bw):
     knobs = {}
     for r in kv_lines(path):
         knobs[r["driver"]] = {k: r.get(k, "-") for k in
-                              ("wb_max_bio_pages", "writeback_batch_size")}
+                              ("wb_max_bio_pages", "writeback_batch_size",
+                               "compressed_writeback")}
         wall = float(r["wall_s"])
         vals = {k: float(r.get(k, 0)) for k in
                 ("wall_s", "sys_s", "sys_all_s", "bd_writes",
@@ -227,7 +240,8 @@ def writeback_table(recs):
     knobs = {r["driver"]: r["knobs"] for r in recs if r.get("knobs")}
     lines = ["", "writeback knobs: " + "; ".join(
         "%s %s" % (d, " ".join("%s=%s" % kv for kv in sorted(k.items())))
-        for d, k in sorted(knobs.items()))] if knobs else []
+        for d, k in sorted(knobs.items(),
+                           key=lambda i: driver_key(i[0])))] if knobs else []
     order = {"fresh": 0, "fragmented": 1, "random": 2}
     cases = sorted({(r["device"], r["bitmap"]) for r in recs
                     if r["bitmap"]},
@@ -238,8 +252,9 @@ def writeback_table(recs):
         lines.append("writeback: device %s (fio seq write 128k qd8: %s "
                      "MiB/s), bitmap %s" % (dev, fmt(bw and bw["median"]),
                                             bitmap))
-        drivers = [d for d in WB_DRIVERS
-                   if any((dev, bitmap, d, m) in idx for m in WB_METRICS)]
+        drivers = sorted({r["driver"] for r in recs
+                          if (r["device"], r["bitmap"]) == (dev, bitmap)},
+                         key=driver_key)
         ratios = [q for q in WB_RATIOS
                   if q[0] in drivers and q[1] in drivers]
         head = ["metric"] + drivers + [q[2] for q in ratios]
@@ -259,8 +274,9 @@ def io_table(recs):
            for r in recs}
     lines = []
     for engine, rw in sorted({(r["engine"], r["rw"]) for r in recs}):
-        drivers = [d for d in IO_DRIVERS
-                   if (engine, rw, d, "iops") in idx]
+        drivers = sorted({r["driver"] for r in recs
+                          if (r["engine"], r["rw"]) == (engine, rw)},
+                         key=driver_key)
         lines.append("")
         lines.append("io: %s %s 4k, 2 jobs" % (engine, rw))
         head = ["metric"] + drivers + ["%s/%s" % (d, drivers[0])
@@ -313,8 +329,8 @@ def profile_table(raw, io, params):
              "what it was interrupted by: a softirq run on an interrupt's "
              "exit counts in the row of what it interrupted too"]
     for rw in sorted({k[0] for k in shares}):
-        drivers = [d for d in IO_DRIVERS
-                   if any(k[:2] == (rw, d) for k in shares)]
+        drivers = sorted({k[1] for k in shares if k[0] == rw},
+                         key=driver_key)
         lines.append("")
         lines.append("profile: io_uring %s" % rw)
         rows = [["busy (all but idle)"] +
@@ -345,9 +361,12 @@ def header(params, suites):
         if suite in suites:
             sizes.append("%s %s MiB x %s s" % (suite, params.get("io_mb"),
                                                params.get("io_secs")))
-    lines = ["zram bench: kernel %s, %s, %s runs; median [min-max]; "
+    runs = ["%s runs" % params.get("runs")]
+    if "io" in suites:
+        runs.append("io %s runs" % params.get("io_runs"))
+    lines = ["zram bench: kernel %s, %s, %s; median [min-max]; "
              "ratios of medians" % (params.get("kernel"), ", ".join(sizes),
-                                    params.get("runs"))]
+                                    ", ".join(runs))]
     if "iowb" in suites:
         lines.append(iowb_device(params))
     return lines
@@ -376,6 +395,11 @@ def main():
                      "(--stock-as-ours)")
     lines += [text for (where, text) in LEGEND
               if set(where.split()) & set(suites)]
+    notes = os.path.join(raw, "notes.txt")
+    if os.path.exists(notes):
+        with open(notes, encoding="utf-8") as f:
+            lines += list(dict.fromkeys(line.strip() for line in f
+                                        if line.strip()))
     lines += writeback_table(wb) + io_table(io)
     lines += profile_table(raw, io, params)
     with open(txt_out, "w", encoding="utf-8") as f:

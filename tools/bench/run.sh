@@ -1,31 +1,35 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 #
-# `make bench`: stock zram.ko vs ours in one VM boot (QEMU/TCG), suites
-# "writeback" (idle writeback to null_blk flash/NVMe models and a virtio-blk
-# disk; fresh, fragmented and randomly fragmented bitmap), "io" (fio
-# 4 KiB random I/O) and "iowb" (fio 4 KiB random reads of written-back
-# data, ours vs ours-packed).
-# Prints a table and, on the last line, the path of the JSON results. The
-# table's last line counts the kernel reports (WARNING:, BUG:, ...) in the
-# VM's dmesg, which are printed above it; when the VM fails, those of its
-# console are counted and printed instead.
+# `make bench`: the booted kernel's own zram.ko ("stock") vs ours in one VM
+# boot (QEMU/TCG), suites "writeback" (idle writeback to null_blk flash/NVMe
+# models and a virtio-blk disk; fresh, fragmented and randomly fragmented
+# bitmap), "io" (fio 4 KiB random I/O) and "iowb" (fio 4 KiB random reads
+# of written-back data, ours vs ours-packed).
+# Prints a table, ours' targets against stock met or missed, and, on the
+# last line, the path of the JSON results. The table's last line counts the
+# kernel reports (WARNING:, BUG:, ...) in the VM's dmesg, which are printed
+# above it; when the VM fails, those of its console are counted and printed
+# instead.
 #
 # Usage: tools/bench/run.sh [NAME=VALUE...] [--stock-as-ours] [--quick]
 #   Options, in the environment or as arguments (as every VM job takes
 #   them: tools/testing/vm/README.md, "Options"; defaults in brackets).
+#   KERNEL [debian]  the kernel the VM boots, and so stock: debian (7.3)
+#                    or debian-6.12 (whose zram has neither
+#                    compressed_writeback nor writeback_batch_size: the
+#                    drivers that set them are skipped, with a note)
 #   BENCH_STOCK_AS_OURS=1 (or --stock-as-ours)  development run: load
-#                    stock zram.ko where ours is asked for (needed until
-#                    drivers/block/zram/zram.ko exists; without it a
-#                    missing module is an error)
+#                    stock zram.ko where ours is asked for
 #   BENCH_QUICK=1 (or --quick)  tiny sizes for a smoke test (BENCH_MB=16,
 #                    1 run, BENCH_IO_SECS=2, BENCH_IO_MB=32) unless set
 #                    otherwise
+#   A driver is MODULE[-packed][-bN]: MODULE stock or ours at its
+#   defaults, -packed with compressed_writeback=1, -bN with
+#   writeback_batch_size=N (stock's default is 32).
 #   BENCH_MB [512]       MiB written back per case (fragmented and random:
-#                        2x written and written back first); under TCG on
-#                        a 2-core host 512 takes about an hour, 64 about
-#                        12 min
-#   BENCH_RUNS [3]       runs per case
+#                        2x written and written back first)
+#   BENCH_RUNS [3]       runs per case of suites writeback and iowb
 #   BENCH_DEVBW_SECS [5] fio run measuring each backing device's bandwidth
 #   BENCH_SUITES ["writeback io iowb"]
 #   BENCH_DEVICES ["flash nvme virtio"]
@@ -33,9 +37,13 @@
 #                        block used; random: a random half of them
 #   BENCH_VIRTIO_BITMAPS ["fresh"]  bitmaps on the virtio disk (its
 #                        fragmented cases cost ~4 min per run)
-#   BENCH_DRIVERS ["stock ours-upstream-like ours ours-packed"]
-#                        ours-packed: ours with compressed_writeback
+#   BENCH_DRIVERS ["stock stock-packed ours ours-packed"]  drivers of
+#                        suite writeback, on every case
+#   BENCH_MORE_DRIVERS ["stock-b256 stock-packed-b256"]  drivers of suite
+#                        writeback on the cases of BENCH_MORE_CASES only
+#   BENCH_MORE_CASES ["flash/fresh flash/fragmented"]  DEVICE/BITMAP words
 #   BENCH_IO_MB [128]    BENCH_IO_SECS [10]  BENCH_IO_ENGINES ["io_uring psync"]
+#   BENCH_IO_RUNS [5]    runs of suite io, its drivers interleaved
 #   BENCH_IO_DRIVERS ["stock ours"]  drivers of suite io
 #   BENCH_IOWB_DRIVERS ["ours ours-packed"]  drivers of suite iowb
 #   BENCH_IOWB_LBS ["4096 512"]  logical block sizes, in bytes, of suite
@@ -70,13 +78,13 @@
 #                    the CPU microseconds per read of the read path's
 #                    functions, median of the runs. Sampling costs IOPS:
 #                    compare drivers within such a run
-#   BENCH_UL_BIO_KNOB    debugfs knob for one page per bio (auto-detected)
 #   TIMEOUT [9000]       seconds before the VM is killed (BENCH_TIMEOUT
 #                        is the older name)
 #   OUT [.cache/results/bench]  where the raw results, the JSON and the
 #                        table go
 #   VM_RUN_ARGS          more options for tools/testing/vm/run.sh
-#   ZRAM_KO              our module as the host sees it
+#   ZRAM_KO              our module as the host sees it (default: the one
+#                        built for KERNEL, tools/build/module.sh)
 
 set -euo pipefail
 
@@ -95,33 +103,36 @@ for arg in "$@"; do
 	*) args+=("$arg") ;;
 	esac
 done
-vm_options BENCH_STOCK_AS_OURS BENCH_QUICK BENCH_MB BENCH_RUNS \
+vm_options KERNEL BENCH_STOCK_AS_OURS BENCH_QUICK BENCH_MB BENCH_RUNS \
 	BENCH_DEVBW_SECS BENCH_SUITES BENCH_DEVICES BENCH_BITMAPS \
-	BENCH_VIRTIO_BITMAPS BENCH_DRIVERS BENCH_IO_MB BENCH_IO_SECS \
+	BENCH_VIRTIO_BITMAPS BENCH_DRIVERS BENCH_MORE_DRIVERS BENCH_MORE_CASES \
+	BENCH_IO_MB BENCH_IO_SECS BENCH_IO_RUNS \
 	BENCH_IO_ENGINES BENCH_IO_DRIVERS BENCH_IOWB_DRIVERS BENCH_IOWB_TRACE \
 	BENCH_IOWB_LBS BENCH_IOWB_MBPS BENCH_IOWB_QD BENCH_IOWB_NSEC \
-	BENCH_IOWB_PROFILE \
-	BENCH_UL_BIO_KNOB TIMEOUT \
+	BENCH_IOWB_PROFILE TIMEOUT \
 	BENCH_TIMEOUT OUT VM_RUN_ARGS ZRAM_KO \
 	-- "${args[@]}"
 stock_as_ours=${BENCH_STOCK_AS_OURS:-0}
 if [ "${BENCH_QUICK:-0}" = 1 ]; then
 	: "${BENCH_MB:=16}" "${BENCH_RUNS:=1}" "${BENCH_IO_SECS:=2}"
-	: "${BENCH_IO_MB:=32}"
+	: "${BENCH_IO_MB:=32}" "${BENCH_IO_RUNS:=1}"
 fi
 
 : "${BENCH_MB:=512}" "${BENCH_RUNS:=3}" "${BENCH_SUITES:=writeback io iowb}"
 : "${BENCH_DEVICES:=flash nvme virtio}"
 : "${BENCH_BITMAPS:=fresh fragmented random}"
 : "${BENCH_VIRTIO_BITMAPS:=fresh}" "${BENCH_DEVBW_SECS:=5}"
-: "${BENCH_DRIVERS:=stock ours-upstream-like ours ours-packed}"
+: "${BENCH_DRIVERS:=stock stock-packed ours ours-packed}"
+: "${BENCH_MORE_DRIVERS=stock-b256 stock-packed-b256}"
+: "${BENCH_MORE_CASES=flash/fresh flash/fragmented}"
 : "${BENCH_IOWB_DRIVERS:=ours ours-packed}" "${BENCH_IOWB_LBS:=4096 512}"
 : "${BENCH_IOWB_MBPS:=400}" "${BENCH_IOWB_QD:=64}" "${BENCH_IOWB_NSEC:=100000}"
-: "${BENCH_IO_MB:=128}" "${BENCH_IO_SECS:=10}"
+: "${BENCH_IO_MB:=128}" "${BENCH_IO_SECS:=10}" "${BENCH_IO_RUNS:=5}"
 : "${BENCH_IO_ENGINES:=io_uring psync}" "${BENCH_IO_DRIVERS:=stock ours}"
 : "${TIMEOUT:=${BENCH_TIMEOUT:-9000}}" "${BENCH_IOWB_TRACE:=0}"
 : "${BENCH_IOWB_PROFILE:=0}"
-ko=${ZRAM_KO:-$repo/drivers/block/zram/zram.ko}
+vm_kernel
+ko=${ZRAM_KO:-$ours_ko}
 
 # A setting the guest would only trip over after booting, maybe an hour
 # into the run, is refused here.
@@ -134,6 +145,16 @@ need_number() {
 		die "$1 must be a whole number from $2 to $max, not '$v'"
 	fi
 }
+# Usage: need_drivers NAME; NAME's value is a list of drivers
+# (tools/bench/guest/lib.sh: driver_re).
+need_drivers() {
+	local w
+
+	for w in ${!1}; do
+		[[ $w =~ ^(stock|ours)(-packed)?(-b[1-9][0-9]{0,4})?$ ]] ||
+			die "$1: '$w' is no driver (stock or ours, then -packed, -bN)"
+	done
+}
 # Usage: need_words NAME WORD...; NAME's value is a list of those words.
 need_words() {
 	local w
@@ -144,7 +165,7 @@ need_words() {
 	done
 }
 for v in BENCH_MB BENCH_RUNS BENCH_DEVBW_SECS BENCH_IO_MB BENCH_IO_SECS \
-	TIMEOUT; do
+	BENCH_IO_RUNS TIMEOUT; do
 	need_number "$v" 1
 done
 need_number BENCH_IOWB_MBPS 0 40960	# null_blk's own limit: 40 GiB/s
@@ -158,10 +179,12 @@ need_words BENCH_SUITES writeback io iowb
 need_words BENCH_DEVICES flash nvme virtio
 need_words BENCH_BITMAPS fresh fragmented random
 need_words BENCH_VIRTIO_BITMAPS fresh fragmented random
-need_words BENCH_DRIVERS stock ours-upstream-like ours ours-packed
-need_words BENCH_IOWB_DRIVERS ours ours-packed
+need_words BENCH_MORE_CASES {flash,nvme,virtio}/{fresh,fragmented,random}
 need_words BENCH_IOWB_LBS 512 1024 2048 4096
-need_words BENCH_IO_DRIVERS stock ours-upstream-like ours ours-packed
+for v in BENCH_DRIVERS BENCH_MORE_DRIVERS BENCH_IO_DRIVERS \
+	BENCH_IOWB_DRIVERS; do
+	need_drivers "$v"
+done
 
 if [ "$stock_as_ours" = 0 ] && [ ! -e "$ko" ]; then
 	die "our module $ko is not built (make module);" \
@@ -195,8 +218,8 @@ trap cleanup EXIT
 
 envs=()
 for v in BENCH_MB BENCH_RUNS BENCH_SUITES BENCH_DEVICES BENCH_BITMAPS \
-	BENCH_VIRTIO_BITMAPS BENCH_DEVBW_SECS \
-	BENCH_DRIVERS BENCH_IO_MB BENCH_IO_SECS BENCH_IO_ENGINES \
+	BENCH_VIRTIO_BITMAPS BENCH_DEVBW_SECS BENCH_DRIVERS BENCH_MORE_DRIVERS \
+	BENCH_MORE_CASES BENCH_IO_MB BENCH_IO_SECS BENCH_IO_RUNS BENCH_IO_ENGINES \
 	BENCH_IO_DRIVERS BENCH_IOWB_DRIVERS BENCH_IOWB_TRACE BENCH_IOWB_LBS \
 	BENCH_IOWB_MBPS BENCH_IOWB_QD BENCH_IOWB_NSEC BENCH_IOWB_PROFILE; do
 	envs+=(--env "$v=${!v}")
@@ -218,23 +241,24 @@ if [ "$stock_as_ours" = 0 ]; then
 fi
 envs+=(--env "BENCH_STOCK_AS_OURS=$stock_as_ours"
 	--env "ZRAM_KO=/repo/${ko#"$repo"/}" --env "BENCH_KO_REV=$ko_rev")
-[ -z "${BENCH_UL_BIO_KNOB:-}" ] ||
-	envs+=(--env "BENCH_UL_BIO_KNOB=$BENCH_UL_BIO_KNOB")
 
 # what runs, suite by suite
 plan="suites '$BENCH_SUITES', $BENCH_RUNS runs"
 if runs_suite writeback; then
 	plan+="; writeback: BENCH_MB=$BENCH_MB, devices '$BENCH_DEVICES',"
-	plan+=" bitmaps '$BENCH_BITMAPS' (virtio '$BENCH_VIRTIO_BITMAPS')"
+	plan+=" bitmaps '$BENCH_BITMAPS' (virtio '$BENCH_VIRTIO_BITMAPS'),"
+	plan+=" drivers '$BENCH_DRIVERS', on '$BENCH_MORE_CASES'"
+	plan+=" also '$BENCH_MORE_DRIVERS'"
 fi
 if runs_suite io; then
-	plan+="; io: ${BENCH_IO_MB} MiB x ${BENCH_IO_SECS}s"
+	plan+="; io: ${BENCH_IO_MB} MiB x ${BENCH_IO_SECS}s, $BENCH_IO_RUNS runs"
 fi
 if runs_suite iowb; then
 	plan+="; iowb: ${BENCH_IO_MB} MiB x ${BENCH_IO_SECS}s, LBS '$BENCH_IOWB_LBS',"
 	plan+=" MBPS=$BENCH_IOWB_MBPS QD=$BENCH_IOWB_QD NSEC=$BENCH_IOWB_NSEC"
 fi
-echo "[bench] $plan; stock-as-ours=$stock_as_ours; raw results in $raw"
+echo "[bench] kernel ${ZRAM_KERNEL:-debian} ($KVER); $plan;" \
+	"stock-as-ours=$stock_as_ours; raw results in $raw"
 start=$SECONDS
 # shellcheck disable=SC2086 # VM_RUN_ARGS is a list of options
 if ! "$repo/tools/testing/vm/run.sh" "${vm_args[@]}" "${envs[@]}" \

@@ -5,8 +5,9 @@
 # stock zram.ko and ours alternately, and leaves raw results in /out for
 # tools/bench/report.py on the host. Started by tools/bench/run.sh.
 # Environment: BENCH_SUITES, BENCH_MB, BENCH_RUNS, BENCH_DEVICES,
-# BENCH_BITMAPS, BENCH_VIRTIO_BITMAPS, BENCH_DRIVERS, BENCH_IO_MB,
-# BENCH_DEVBW_SECS, BENCH_IO_SECS, BENCH_IO_ENGINES, BENCH_IO_DRIVERS,
+# BENCH_BITMAPS, BENCH_VIRTIO_BITMAPS, BENCH_DRIVERS, BENCH_MORE_DRIVERS,
+# BENCH_MORE_CASES, BENCH_IO_MB, BENCH_DEVBW_SECS, BENCH_IO_SECS,
+# BENCH_IO_RUNS, BENCH_IO_ENGINES, BENCH_IO_DRIVERS,
 # BENCH_IOWB_DRIVERS, BENCH_IOWB_LBS, BENCH_IOWB_MBPS, BENCH_IOWB_QD,
 # BENCH_IOWB_NSEC, BENCH_STOCK_AS_OURS (see run.sh).
 
@@ -24,9 +25,14 @@ shopt -s inherit_errexit
 # The defaults live in tools/bench/run.sh, which passes every setting.
 for v in BENCH_SUITES BENCH_MB BENCH_RUNS BENCH_DEVICES BENCH_BITMAPS \
 	BENCH_VIRTIO_BITMAPS BENCH_DEVBW_SECS BENCH_DRIVERS BENCH_IO_MB \
-	BENCH_IO_SECS BENCH_IO_ENGINES BENCH_IO_DRIVERS BENCH_IOWB_DRIVERS \
-	BENCH_IOWB_LBS BENCH_IOWB_MBPS BENCH_IOWB_QD BENCH_IOWB_NSEC; do
+	BENCH_IO_SECS BENCH_IO_RUNS BENCH_IO_ENGINES BENCH_IO_DRIVERS \
+	BENCH_IOWB_DRIVERS BENCH_IOWB_LBS BENCH_IOWB_MBPS BENCH_IOWB_QD \
+	BENCH_IOWB_NSEC; do
 	[ -n "${!v:-}" ] || die "$v is not set (start the bench with tools/bench/run.sh)"
+done
+# these two may be empty
+for v in BENCH_MORE_DRIVERS BENCH_MORE_CASES; do
+	[ -n "${!v+set}" ] || die "$v is not set (start the bench with tools/bench/run.sh)"
 done
 
 {
@@ -34,12 +40,16 @@ done
 	echo "suites=${BENCH_SUITES// /,}"
 	echo "devices=${BENCH_DEVICES// /,} bitmaps=${BENCH_BITMAPS// /,}"
 	echo "virtio_bitmaps=${BENCH_VIRTIO_BITMAPS// /,}"
-	echo "io_mb=$BENCH_IO_MB io_secs=$BENCH_IO_SECS iowb_mbps=$BENCH_IOWB_MBPS" \
+	echo "more_drivers=${BENCH_MORE_DRIVERS// /,}" \
+		"more_cases=${BENCH_MORE_CASES// /,}"
+	echo "io_mb=$BENCH_IO_MB io_secs=$BENCH_IO_SECS io_runs=$BENCH_IO_RUNS" \
+		"iowb_mbps=$BENCH_IOWB_MBPS" \
 		"iowb_qd=$BENCH_IOWB_QD iowb_nsec=$BENCH_IOWB_NSEC"
 	echo "stock_as_ours=${BENCH_STOCK_AS_OURS:-0} fio=$(fio --version)"
 	echo "ours_rev=${BENCH_KO_REV:-?}"
 } >"$out/params.txt"
 : >"$out/writeback.txt"
+: >"$out/notes.txt"
 say "suites: $BENCH_SUITES; $(tr '\n' ' ' <"$out/params.txt")"
 for suite in $BENCH_SUITES; do
 	case $suite in

@@ -4,7 +4,8 @@
 # shellcheck disable=SC2154
 #
 # Suite "io": 4 KiB random reads and writes on a zram0 filled with ~50%
-# compressible data, io_uring (iodepth 16) and psync, 2 jobs, stock vs ours.
+# compressible data, io_uring (iodepth 16) and psync, 2 jobs, stock vs ours,
+# BENCH_IO_RUNS times, the drivers interleaved (stock, ours, stock, ...).
 # Sourced by bench.sh after lib.sh. fio JSON goes to
 # $out/io/DRIVER-ENGINE-RW-RUN.json (parsed on the host).
 
@@ -30,7 +31,9 @@ io_case() {
 	local drv=$1 run=$2 engine rw
 
 	load_driver "$drv"
+	set_strategy_early "$drv"
 	set_knob "$zsys/disksize" "${BENCH_IO_MB}M"
+	set_strategy "$drv"
 	fill /dev/zram0 "${BENCH_IO_MB}M"
 	for engine in $BENCH_IO_ENGINES; do
 		for rw in randread randwrite; do
@@ -42,11 +45,12 @@ io_case() {
 }
 
 suite_io() {
-	local run drv
+	local run drv drivers
 
 	mkdir -p "$out/io"
-	for run in $(seq 1 "$BENCH_RUNS"); do
-		for drv in $BENCH_IO_DRIVERS; do
+	drivers=$(usable_drivers "$BENCH_IO_DRIVERS")
+	for run in $(seq 1 "$BENCH_IO_RUNS"); do
+		for drv in $drivers; do
 			io_case "$drv" "$run"
 		done
 	done
@@ -177,6 +181,7 @@ iowb_case() {
 	set_knob "$zsys/backing_dev" /dev/nullb_iowb
 	set_strategy_early "$drv"
 	set_knob "$zsys/disksize" "${BENCH_IO_MB}M"
+	set_strategy "$drv"
 	fill /dev/zram0 "${BENCH_IO_MB}M"
 	echo all >"$zsys/idle" || die "echo all > idle failed"
 	echo idle >"$zsys/writeback" || die "writeback failed"
@@ -194,13 +199,15 @@ iowb_case() {
 }
 
 suite_iowb() {
-	local run drv lbs
+	local run drv lbs drivers
 
 	mkdir -p "$out/io"
+	drivers=$(usable_drivers "$BENCH_IOWB_DRIVERS")
+	[ -n "$drivers" ] || return 0
 	for run in $(seq 1 "$BENCH_RUNS"); do
 		for lbs in $BENCH_IOWB_LBS; do
 			# shellcheck disable=SC2086 # a list of words
-			for drv in $(rotate_words $((run - 1)) $BENCH_IOWB_DRIVERS); do
+			for drv in $(rotate_words $((run - 1)) $drivers); do
 				iowb_case "$drv" "$run" "$lbs"
 			done
 		done

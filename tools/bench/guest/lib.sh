@@ -55,22 +55,31 @@ cpu_sys_ticks() {
 	echo $((sys + irq + softirq))
 }
 
-# Loads a driver: stock, ours (both with their defaults). Unloads any zram
-# first (zram-load.sh does rmmod), so every case starts from a fresh module.
-load_driver() {
-	local drv=$1
+# A driver of the bench is a module and its settings, named
+# MODULE[-packed][-bN]: MODULE stock (the kernel's own zram.ko) or ours;
+# -packed sets compressed_writeback, -bN writeback_batch_size=N; the rest
+# is the module's defaults. "stock-packed-b256", say.
+driver_re='^(stock|ours)(-packed)?(-b[1-9][0-9]{0,4})?$'
 
-	case $drv in
-	stock) "$vm_guest/zram-load.sh" stock >/dev/null ;;
-	ours | ours-upstream-like | ours-packed)
-		if [ "${BENCH_STOCK_AS_OURS:-0}" = 1 ]; then
-			"$vm_guest/zram-load.sh" stock >/dev/null
-		else
-			"$vm_guest/zram-load.sh" ours >/dev/null
-		fi
-		;;
-	*) die "unknown driver $drv" ;;
-	esac || die "cannot load the $drv driver"
+# Usage: driver_module DRIVER; prints stock or ours
+driver_module() { echo "${1%%-*}"; }
+
+# Usage: driver_batch DRIVER; prints N of -bN, nothing without it
+driver_batch() {
+	[[ $1 =~ $driver_re ]] || die "unknown driver $1"
+	echo "${BASH_REMATCH[3]#-b}"
+}
+
+# Loads a driver's module with its defaults. Unloads any zram first
+# (zram-load.sh does rmmod), so every case starts from a fresh module.
+load_driver() {
+	local mod
+
+	[[ $1 =~ $driver_re ]] || die "unknown driver $1"
+	mod=$(driver_module "$1")
+	[ "${BENCH_STOCK_AS_OURS:-0}" = 0 ] || mod=stock
+	"$vm_guest/zram-load.sh" "$mod" >/dev/null ||
+		die "cannot load the $1 driver"
 	need_blockdev /dev/zram0
 }
 
@@ -88,44 +97,52 @@ set_knob() {
 	echo "$value" >"$path" || die "cannot write '$value' to $path"
 }
 
-# Configures what a driver strategy needs before disksize.
-#   ours-packed: compressed_writeback (packed compressed objects)
-set_strategy_early() {
-	local drv=$1
-
-	[ "$drv" = ours-packed ] || return 0
-	if [ "${BENCH_STOCK_AS_OURS:-0}" = 1 ]; then
-		say "note: stock as ours-packed, no compressed_writeback"
-		return 0
-	fi
-	set_knob "$zsys/compressed_writeback" 1
+# Usage: driver_knobs DRIVER; prints the sysfs attributes its settings need
+driver_knobs() {
+	[[ $1 != *-packed* ]] || echo compressed_writeback
+	[ -z "$(driver_batch "$1")" ] || echo writeback_batch_size
 }
 
-# Configures the writeback strategy of the loaded driver (after disksize).
-#   stock, ours, ours-packed: defaults
-#   ours-upstream-like: one page per bio, 32 bios in flight (upstream 6.19)
-# The debugfs knob name comes from BENCH_UL_BIO_KNOB (default: the first of
-# wb_max_bio_pages, max_bio_pages, wb_bio_pages found in debugfs; our
-# driver creates it when the backing device is attached).
-set_strategy() {
-	local drv=$1 knob=${BENCH_UL_BIO_KNOB:-} k
+# Prints the words of DRIVERS whose module has the attributes their
+# settings need (stock of 6.12 has neither compressed_writeback nor
+# writeback_batch_size); each other one is left out with a line in
+# $out/notes.txt, which the table prints. Usage: usable_drivers DRIVERS
+usable_drivers() {
+	local drv knob missing ok=
 
-	[ "$drv" = ours-upstream-like ] || return 0
-	if [ "${BENCH_STOCK_AS_OURS:-0}" = 1 ]; then
-		say "note: stock as ours-upstream-like, no knobs to set"
-		return 0
-	fi
-	if [ -z "$knob" ]; then
-		for k in wb_max_bio_pages max_bio_pages wb_bio_pages; do
-			if [ -e "$zdbg/$k" ]; then
-				knob=$k
-				break
-			fi
-		done
-	fi
-	[ -n "$knob" ] || die "no bio-size knob in $zdbg (set BENCH_UL_BIO_KNOB)"
-	set_knob "$zdbg/$knob" 1
-	set_knob "$zsys/writeback_batch_size" 32
+	for drv in $1; do
+		missing=
+		if [ -n "$(driver_knobs "$drv")" ]; then
+			load_driver "$drv"
+			for knob in $(driver_knobs "$drv"); do
+				[ -e "$zsys/$knob" ] || missing+=" $knob"
+			done
+			unload_driver
+		fi
+		if [ -z "$missing" ]; then
+			ok+=" $drv"
+			continue
+		fi
+		echo "skipped $drv: the $(driver_module "$drv") zram.ko of" \
+			"$(uname -r) has no$missing" >>"$out/notes.txt"
+		say "skipping $drv: no$missing" >&2
+	done
+	echo "${ok# }"
+}
+
+# Sets what a driver needs before disksize: compressed_writeback, which
+# both modules refuse once the device is initialized.
+set_strategy_early() {
+	[[ $1 != *-packed* ]] || set_knob "$zsys/compressed_writeback" 1
+}
+
+# Sets what a driver needs after disksize: writeback_batch_size, which
+# takes effect at the next writeback.
+set_strategy() {
+	local n
+
+	n=$(driver_batch "$1")
+	[ -z "$n" ] || set_knob "$zsys/writeback_batch_size" "$n"
 }
 
 # fio sequential direct writes of the benchmark data, 128 KiB each unless

@@ -102,8 +102,9 @@ zram_kib() {
 # device, and a block is only freed with all the objects in it: its setup
 # writes incompressible data instead (whole pages, a block each), which
 # leaves the same bitmap; the holes get the benchmark data as for the
-# others. Prints the setup writeback's wall time and the number of pages
-# discarded (0 0 for fresh).
+# others. stock-packed writes each object to a block of its own, so its
+# setup needs no such data. Prints the setup writeback's wall time and the
+# number of pages discarded (0 0 for fresh).
 # Usage: prepare_bitmap BITMAP DRIVER
 prepare_bitmap() {
 	local bitmap=$1 drv=$2 t pages=$((BENCH_MB * 256)) setup_pages kib
@@ -117,9 +118,12 @@ prepare_bitmap() {
 	fi
 	kib=$(zram_kib)
 	aligned=$((kib / 128 * 128))
-	[ "$drv" != ours-packed ] ||
+	case $drv in
+	ours-packed*)
 		fill_data=(--randseed=20261129 --buffer_compress_percentage=0
 			--refill_buffers --eta=never)
+		;;
+	esac
 	fill /dev/zram0 "${aligned}k"
 	fill /dev/zram0 "$((kib - aligned))k" "${aligned}k" 4k
 	# shellcheck disable=SC2034 # read by fill() (dynamic scope)
@@ -193,18 +197,24 @@ rotate_words() {
 # All cases on one backing device; runs interleave the drivers so drift
 # over the boot hits all of them alike, and each run rotates their order
 # (run 1: stock first, run 2: the second driver first, ...) so that none
-# always follows the same one. Usage: wb_device DEV NAME BITMAPS
+# always follows the same one. DRIVERS run on every bitmap, MORE_DRIVERS
+# on those that BENCH_MORE_CASES names for this device.
+# Usage: wb_device DEV NAME BITMAPS DRIVERS MORE_DRIVERS
 wb_device() {
-	local dev=$1 name=$2 bitmaps=$3 bitmap drv run sectors
+	local dev=$1 name=$2 bitmaps=$3 bitmap drv run sectors drivers
 
 	read -r sectors <"/sys/class/block/${dev#/dev/}/size"
 	[ "$sectors" = $(($(bd_mb) * 2048)) ] ||
 		die "$dev has $sectors sectors, the cases need $(bd_mb) MiB"
 	dev_bandwidth "$dev" "$name" "$(bd_mb)"
 	for bitmap in $bitmaps; do
+		drivers=$4
+		[[ " $BENCH_MORE_CASES " != *" $name/$bitmap "* ]] ||
+			drivers+=" $5"
+		[ -n "${drivers// /}" ] || continue
 		for run in $(seq 1 "$BENCH_RUNS"); do
 			# shellcheck disable=SC2086 # a list of words
-			for drv in $(rotate_words $((run - 1)) $BENCH_DRIVERS); do
+			for drv in $(rotate_words $((run - 1)) $drivers); do
 				wb_case "$dev" "$name" "$bitmap" "$drv" "$run"
 			done
 		done
@@ -212,24 +222,29 @@ wb_device() {
 }
 
 suite_writeback() {
-	local name range
+	local name range drivers more
 
 	range=$(bd_mb)
+	drivers=$(usable_drivers "$BENCH_DRIVERS")
+	more=$(usable_drivers "$BENCH_MORE_DRIVERS")
 	for name in $BENCH_DEVICES; do
 		case $name in
 		flash)
 			nullb_create nullb_flash 100000 400 "$range"
-			wb_device /dev/nullb_flash flash "$BENCH_BITMAPS"
+			wb_device /dev/nullb_flash flash "$BENCH_BITMAPS" \
+				"$drivers" "$more"
 			nullb_remove nullb_flash
 			;;
 		nvme)
 			nullb_create nullb_nvme 20000 2000 "$range"
-			wb_device /dev/nullb_nvme nvme "$BENCH_BITMAPS"
+			wb_device /dev/nullb_nvme nvme "$BENCH_BITMAPS" \
+				"$drivers" "$more"
 			nullb_remove nullb_nvme
 			;;
 		virtio)
 			if [ -b /dev/vda ]; then
-				wb_device /dev/vda virtio "$BENCH_VIRTIO_BITMAPS"
+				wb_device /dev/vda virtio \
+					"$BENCH_VIRTIO_BITMAPS" "$drivers" "$more"
 			else
 				say "no virtio disk attached, skipping it"
 			fi
