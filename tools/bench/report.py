@@ -23,6 +23,43 @@ DRIVER_RE = re.compile(r"^(stock|ours)(-packed)?(?:-b(\d+))?$")
 WB_RATIOS = [("ours", "stock", "ours/stock"),
              ("ours-packed", "stock-packed", "packed/stock-packed"),
              ("ours-packed", "ours", "packed/ours")]
+# The rework's targets against stock (upstream's zram of the booted
+# kernel), on the flash model, each driver at its defaults: (title, suite, case, numerator, denominator, metric, op, bound).
+# A writeback case is a bitmap and its ratio one of medians; an io case is
+# (engine, rw) and its ratio the median of the runs' own ratios.
+TARGET_DEVICE = "flash"
+TARGETS = [
+    ("fresh: wall stock/ours (compressed_writeback 0)", "writeback",
+     "fresh", "stock", "ours", "wall_s", ">=", 2.0),
+    ("fresh: wall stock-packed/ours-packed (compressed_writeback 1)",
+     "writeback", "fresh", "stock-packed", "ours-packed", "wall_s", ">=",
+     3.0),
+    ("fresh: bd_writes ours-packed/stock-packed", "writeback", "fresh",
+     "ours-packed", "stock-packed", "bd_writes", "<=", 0.6),
+    ("fragmented: wall stock/ours", "writeback", "fragmented", "stock",
+     "ours", "wall_s", ">=", 1.0),
+    ("fragmented: wall stock-packed/ours-packed", "writeback", "fragmented",
+     "stock-packed", "ours-packed", "wall_s", ">=", 2.0),
+    ("io_uring randread: iops ours/stock", "io", ("io_uring", "randread"),
+     "ours", "stock", "iops", ">=", 1.2),
+    ("psync randread: iops ours/stock", "io", ("psync", "randread"),
+     "ours", "stock", "iops", ">=", 0.98),
+    ("psync randwrite: iops ours/stock", "io", ("psync", "randwrite"),
+     "ours", "stock", "iops", ">=", 0.98),
+]
+# runs the targets ask for at least: writeback, io
+TARGET_RUNS = {"writeback": 3, "io": 5}
+# printed under the targets when they ran: stock with more bios in flight
+COMPARE = [
+    ("fresh: wall stock-b256/ours", "writeback", "fresh", "stock-b256",
+     "ours", "wall_s", None, None),
+    ("fresh: wall stock-packed-b256/ours-packed", "writeback", "fresh",
+     "stock-packed-b256", "ours-packed", "wall_s", None, None),
+    ("fragmented: wall stock-b256/ours", "writeback", "fragmented",
+     "stock-b256", "ours", "wall_s", None, None),
+    ("fragmented: wall stock-packed-b256/ours-packed", "writeback",
+     "fragmented", "stock-packed-b256", "ours-packed", "wall_s", None, None),
+]
 WB_METRICS = ["wall_s", "sys_s", "sys_all_s", "mbps", "pct_dev_bw",
               "bd_writes", "setup_wb_s", "setup_discarded"]
 IO_METRICS = ["iops", "ctx", "slat_p99_us", "clat_p99_us", "clat_mean_us",
@@ -189,14 +226,19 @@ def io_records(raw):
     return recs
 
 
-def run_ratio(a, b):
-    """median [min-max] of a/b over the runs both have: the drivers of
-    one run share a boot, so its ratio is free of the run-to-run noise
-    that the ratio of medians carries"""
+def run_ratios(a, b):
+    """a/b of each run both have, sorted: the drivers of one run share a
+    boot, so its ratio is free of the run-to-run noise that the ratio of
+    medians carries"""
     if a is None or b is None:
-        return "-"
-    q = sorted(a["by_run"][k] / b["by_run"][k] for k in a["by_run"]
-               if b["by_run"].get(k))
+        return []
+    return sorted(a["by_run"][k] / b["by_run"][k] for k in a["by_run"]
+                  if b["by_run"].get(k))
+
+
+def run_ratio(a, b):
+    """median [min-max] of run_ratios(a, b)"""
+    q = run_ratios(a, b)
     if not q:
         return "-"
     return "%.2fx [%.2f-%.2f]" % (statistics.median(q), q[0], q[-1])
@@ -292,6 +334,60 @@ def io_table(recs):
                         [run_ratio(x, r[0]) for x in r[1:]])
         lines += table(head, rows)
     return lines
+
+
+def target_value(suite, case, num, den, metric, wbi, ioi):
+    """(ratio, its text, the medians compared, runs) of one target; the
+    ratio is None when a driver did not run"""
+    if suite == "writeback":
+        a = wbi.get((TARGET_DEVICE, case, num, metric))
+        b = wbi.get((TARGET_DEVICE, case, den, metric))
+        if a is None or b is None or not b["median"]:
+            return None, "-", "", 0
+        v = a["median"] / b["median"]
+        return (v, "%.2fx" % v, "%s / %s" % (fmt(a["median"]),
+                                             fmt(b["median"])),
+                min(len(a["runs"]), len(b["runs"])))
+    a = ioi.get(case + (num, metric))
+    b = ioi.get(case + (den, metric))
+    q = run_ratios(a, b)
+    if not q:
+        return None, "-", "", 0
+    v = statistics.median(q)
+    return (v, "%.2fx [%.2f-%.2f]" % (v, q[0], q[-1]),
+            "%s / %s" % (fmt(a["median"]), fmt(b["median"])), len(q))
+
+
+def targets_table(wb, io):
+    """The targets (TARGETS), each met or missed, and the comparisons
+    with stock at writeback_batch_size 256 that ran."""
+    wbi = {(r["device"], r["bitmap"], r["driver"], r["metric"]): r
+           for r in wb}
+    ioi = {(r["engine"], r["rw"], r["driver"], r["metric"]): r for r in io}
+    rows = []
+    for title, suite, case, num, den, metric, op, bound in TARGETS + COMPARE:
+        v, text, medians, runs = target_value(suite, case, num, den, metric,
+                                              wbi, ioi)
+        if op is None:
+            if v is not None:
+                rows.append([title, text, medians, "-", "no target"])
+            continue
+        if v is None:
+            verdict = "not run"
+        else:
+            verdict = "met" if (v >= bound if op == ">=" else v <= bound) \
+                else "MISSED"
+            if runs < TARGET_RUNS[suite]:
+                verdict += " (%d runs; the target asks for %d)" % (
+                    runs, TARGET_RUNS[suite])
+        rows.append([title, text, medians, "%s %.2f" % (op, bound), verdict])
+    if not any(r[1] != "-" for r in rows):
+        return []
+    return ["", "targets of ours against stock, device %s, each driver at its "
+            "defaults; writeback: ratio of the medians (medians: s, blocks); "
+            "io: median [min-max] of the runs' own ratios (medians: IOPS)"
+            % TARGET_DEVICE] + \
+        table(["target", "ratio", "medians", "needs", "verdict"], rows)
 
 
 def profile_shares(path):
@@ -400,6 +496,7 @@ def main():
         with open(notes, encoding="utf-8") as f:
             lines += list(dict.fromkeys(line.strip() for line in f
                                         if line.strip()))
+    lines += targets_table(wb, io)
     lines += writeback_table(wb) + io_table(io)
     lines += profile_table(raw, io, params)
     with open(txt_out, "w", encoding="utf-8") as f:
