@@ -49,8 +49,7 @@ struct zram_bdev_loc {
  *	cleared only by reset, both with init_lock held for write; readers
  *	hold init_lock for read, or zram.pp_lock on an initialized device, or
  *	a slot lock of a ZRAM_WB slot (which pins them, as reset frees every
- *	slot first), or are a writeback's commit work, which the writeback
- *	flushes before it returns.
+ *	slot first).
  * @bdev: block device of @bdev_file
  * @bdev_path: path written to backing_dev, shown by it
  * @bitmap: one bit per 4 KiB block of the backing device, set while the
@@ -81,8 +80,8 @@ struct zram_bdev_loc {
  *	(see zram_bdev_pack_hold()), 0 for any other block; NULL until the
  *	first packed writeback allocates it (zram_bdev_pack_init(), under
  *	zram.pp_lock), freed with @bitmap. Readers are the holders of a
- *	packed slot's slot lock and the commit work, which only exist after
- *	the allocation.
+ *	packed slot's slot lock and a writeback committing its requests,
+ *	which only exist after the allocation.
  */
 struct zram_bdev {
 	struct file *bdev_file;

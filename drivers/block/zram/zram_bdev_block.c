@@ -18,8 +18,8 @@
  * Releases a block in use: it is not reusable at once, as a read that
  * pinned it may still be in flight. It waits in backing.free_pending until
  * the next harvest by a writeback (zram_bdev_harvest()). Caller: a slot
- * lock holder of a slot that used the block, or the commit work; never
- * in interrupt context; never sleeps.
+ * lock holder of a slot that used the block, or a writeback committing
+ * its requests; never in interrupt context; never sleeps.
  */
 static void zram_bdev_free_block(struct zram *zram, unsigned long block)
 {
@@ -64,16 +64,15 @@ int zram_bdev_pack_init(struct zram *zram)
  *
  * The block counts in bd_count until the last object is let go.
  *
- * Context: the commit work of a writeback, while the writer holds
- * zram.pp_lock, before it installs the objects' slots; never sleeps.
+ * Context: a writeback committing a request (zram.pp_lock held), before
+ * it installs the objects' slots; never sleeps.
  */
 void zram_bdev_pack_hold(struct zram *zram, unsigned long block,
 			 unsigned int nr_objs, unsigned int bytes)
 {
 	atomic_t *state = &zram->backing.pack[block];
 
-	/* Held by the writer, not by the commit worker running this. */
-	lockdep_assert(mutex_is_locked(&zram->pp_lock));
+	lockdep_assert_held(&zram->pp_lock);
 	WARN_ON_ONCE(atomic_read(state) || !nr_objs ||
 		     nr_objs > ZRAM_PACK_MAX_OBJS);
 	atomic_set(state, bytes << ZRAM_PACK_CNT_BITS | nr_objs);
@@ -113,8 +112,8 @@ static void zram_bdev_pack_put(struct zram *zram, unsigned long block,
  * (zram_bdev_free_block()).
  *
  * Context: slot lock of the ZRAM_WB slot held (which keeps the bitmaps
- * alive), or the commit work of the writeback that wrote @loc; like the
- * slot lock, never in interrupt context; never sleeps.
+ * alive), or the writeback that wrote @loc, committing it; like the slot
+ * lock, never in interrupt context; never sleeps.
  */
 void zram_bdev_put_loc(struct zram *zram, const struct zram_bdev_loc *loc)
 {

@@ -484,9 +484,6 @@ static int __init zram_init(void)
 	ret = zram_bdev_module_init();
 	if (ret)
 		goto out_exit_bio;
-	ret = zram_wb_module_init();
-	if (ret)
-		goto out_exit_bdev;
 	zram_debugfs_create();
 	ret = register_blkdev(0, "zram");
 	if (ret <= 0) {
@@ -510,8 +507,6 @@ out_remove_devices:
 	unregister_blkdev(zram_major, "zram");
 out_destroy_debugfs:
 	zram_debugfs_destroy();
-	zram_wb_module_exit();
-out_exit_bdev:
 	zram_bdev_module_exit();
 out_exit_bio:
 	zram_bio_module_exit();
@@ -526,7 +521,6 @@ static void __exit zram_exit(void)
 	zram_remove_all();
 	unregister_blkdev(zram_major, "zram");
 	zram_debugfs_destroy();
-	zram_wb_module_exit();
 	zram_bdev_module_exit();
 	zram_bio_module_exit();
 	zcomp_cpuhp_remove();

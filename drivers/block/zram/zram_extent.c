@@ -6,9 +6,8 @@
  * lock. Blocks may be released (clear_bit) while a reservation is
  * scanning; the functions here never sleep and may run in any context.
  * zram releases blocks only in process context: the writeback (unused
- * reservations, harvested frees) and its commit work, which runs
- * alongside the writeback's reservations (bios that failed, slots that
- * changed when their bio completed); freeing a written-back slot
+ * reservations, harvested frees, bios that failed, slots that changed
+ * when their bio completed); freeing a written-back slot
  * (zram_bdev_free_block(), any context) only sets its bit in the pending
  * bitmap, see below. A concurrent release
  * can only turn a used bit into a free one, so a scan at worst misses a

@@ -431,12 +431,12 @@ bool zram_slot_wb_select(struct zram *zram, u32 index, unsigned int mode)
  * @zram: device
  * @index: slot index (PAGE_SIZE units)
  *
- * Context: task context, zram.pp_lock held (by the writer, or by the
- * writer a commit work runs for); takes the slot lock.
+ * Context: task context, the writer (zram.pp_lock held); takes the slot
+ * lock.
  */
 void zram_slot_wb_unselect(struct zram *zram, u32 index)
 {
-	lockdep_assert(mutex_is_locked(&zram->pp_lock));
+	lockdep_assert_held(&zram->pp_lock);
 	zram_slot_lock(zram, index);
 	zram_clear_flag(zram, index, ZRAM_WB_SELECTED);
 	zram_slot_unlock(zram, index);
@@ -483,8 +483,8 @@ bool zram_slot_wb_read(struct zram *zram, u32 index, unsigned int mode,
  * @block; bd_count counts it. A slot that changed since it was copied only
  * loses its selection.
  *
- * Context: task context (a writeback's commit work, while the writer holds
- * zram.pp_lock); takes the slot lock.
+ * Context: task context, a writeback committing a request (zram.pp_lock
+ * held); takes the slot lock.
  * Return: true if the slot now owns @block; false if the caller must
  * release @block.
  */
@@ -493,7 +493,7 @@ bool zram_slot_install_wb(struct zram *zram, u32 index, unsigned int mode,
 {
 	bool installed = false;
 
-	lockdep_assert(mutex_is_locked(&zram->pp_lock));
+	lockdep_assert_held(&zram->pp_lock);
 	zram_slot_lock(zram, index);
 	if (zram_slot_wb_selected(zram, index, mode)) {
 		/* Clears ZRAM_WB_SELECTED and the stats of the RAM copy. */
@@ -594,8 +594,8 @@ bool zram_slot_wb_read_obj(struct zram *zram, u32 index, unsigned int mode,
  * with it (zram_slot_wb_loc()). A slot that changed since it was copied
  * only loses its selection.
  *
- * Context: task context (a writeback's commit work, while the writer holds
- * zram.pp_lock); takes the slot lock.
+ * Context: task context, a writeback committing a request (zram.pp_lock
+ * held); takes the slot lock.
  * Return: true if the slot now owns the object; false if the caller must
  * let it go (zram_bdev_put_loc()).
  */
@@ -607,7 +607,7 @@ bool zram_slot_install_wb_packed(struct zram *zram, u32 index,
 	bool installed = false;
 	bool bad;
 
-	lockdep_assert(mutex_is_locked(&zram->pp_lock));
+	lockdep_assert_held(&zram->pp_lock);
 	/* A location the slot cannot record only loses the selection. */
 	bad = WARN_ON_ONCE(loc->len >= PAGE_SIZE || gap > zram_loc_gap_max());
 	zram_slot_lock(zram, index);

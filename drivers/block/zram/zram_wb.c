@@ -14,9 +14,9 @@
  *     copy the selected slots into a request's buffer, write each run of
  *     blocks with one bio, keep up to writeback_batch_size requests in
  *     flight, and commit each slot to its block when its request has
- *     completed. Commits run in a work item (zram_wb_commit_work()), so
- *     another CPU frees the RAM copies while the writer goes on copying
- *     and submitting.
+ *     completed. The writer commits the completed requests itself
+ *     (zram_wb_commit_done()) whenever it needs a request and before it
+ *     returns: a completion only queues its request and wakes the writer.
  *
  * A request writes one block sequence. By default that is one extent, and
  * slot i of the request is decompressed into buffer page i and written to
@@ -64,7 +64,6 @@
 #include <linux/mm.h>
 #include <linux/slab.h>
 #include <linux/wait.h>
-#include <linux/workqueue.h>
 
 #include "zram_extent.h"
 #include "zram_slot.h"
@@ -86,14 +85,6 @@
  * beyond, it writes fewer blocks. Otherwise one slot per block.
  */
 #define ZRAM_WB_MAX_PACKED_OBJS	(8 * ZRAM_WB_MAX_BIO_PAGES)
-
-/*
- * Runs the commit work of every writeback. WQ_MEM_RECLAIM: writeback often
- * runs to free memory, and its commits, which free the RAM copies, must go
- * on when no new worker can be created. Unbound: commits run on whichever
- * CPU is free while the writer keeps its own.
- */
-static struct workqueue_struct *zram_wb_commit_wq;
 
 /* ------------------------------------------------------------------ */
 /* writeback_limit                                                    */
@@ -404,9 +395,7 @@ static void zram_wb_submit(struct zram_wb_ctl *ctl, struct zram_wb_req *req)
 	atomic64_add(b, req->folio ? &stats->wb_bios_large_folio :
 				     &stats->wb_bios_order0_folios);
 
-	spin_lock_irq(&ctl->lock);
 	ctl->inflight++;
-	spin_unlock_irq(&ctl->lock);
 	for (i = 0; i < req->nr_bios; i++)
 		submit_bio(&req->bios[i]);
 }
@@ -506,9 +495,9 @@ static void zram_wb_write_selected(struct zram_wb_ctl *ctl, unsigned int mode)
  * zram_wb_end_io - completion of a writeback bio
  * @bio: one of the request's bios
  *
- * The last bio of a request only queues it for ctl->commit_work, which
- * commits it: committing takes slot locks and frees zsmalloc objects,
- * which must not happen in interrupt context.
+ * The last bio of a request only moves it to ctl->done and wakes the
+ * writer, which commits it: committing takes slot locks and frees
+ * zsmalloc objects, which must not happen in interrupt context.
  *
  * Context: any, including hard interrupt.
  */
@@ -524,13 +513,12 @@ static void zram_wb_end_io(struct bio *bio)
 	if (!atomic_dec_and_test(&req->pending))
 		return;
 	/*
-	 * ctl is alive: this request still counts in ctl->inflight until
-	 * the work below has committed it, and the writer frees ctl only
-	 * after that and after flushing the work.
+	 * ctl is alive: this request counts in ctl->inflight until the
+	 * writer has committed it, which takes ctl->lock after us.
 	 */
 	spin_lock_irqsave(&ctl->lock, flags);
 	list_add_tail(&req->node, &ctl->done);
-	queue_work(zram_wb_commit_wq, &ctl->commit_work);
+	wake_up(&ctl->wait);
 	spin_unlock_irqrestore(&ctl->lock, flags);
 }
 
@@ -581,8 +569,7 @@ static void zram_wb_obj_loc(const struct zram_wb_req *req,
  * blocks. Their budget is not given back: the device was written.
  * bd_writes counts every block written.
  *
- * Context: process context (ctl->commit_work), while the writer holds
- * zram.pp_lock and waits for the commit before selecting again; takes slot
+ * Context: process context, the writer (zram.pp_lock held); takes slot
  * locks.
  */
 static void zram_wb_commit(struct zram_wb_ctl *ctl, struct zram_wb_req *req)
@@ -592,8 +579,7 @@ static void zram_wb_commit(struct zram_wb_ctl *ctl, struct zram_wb_req *req)
 	struct zram_bdev_loc loc;
 	unsigned int i;
 
-	/* Held by the writer that owns @ctl, not by this worker. */
-	lockdep_assert(mutex_is_locked(&zram->pp_lock));
+	lockdep_assert_held(&zram->pp_lock);
 	if (req->status) {
 		zram_wb_fail_req(ctl, req);
 		return;
@@ -617,19 +603,17 @@ static void zram_wb_commit(struct zram_wb_ctl *ctl, struct zram_wb_req *req)
 }
 
 /**
- * zram_wb_commit_work - commit the completed requests
- * @work: zram_wb_ctl.commit_work
+ * zram_wb_commit_done - commit the completed requests
+ * @ctl: writeback
  *
- * Takes every request on ctl->done, commits it, and gives it back to
- * ctl->free. A completion that comes in meanwhile queues the work again.
+ * Takes every request on @ctl->done, commits it, and gives it back to
+ * @ctl->free. Requests that complete meanwhile wait for the next call.
  *
- * Context: zram_wb_commit_wq worker (process context); takes slot locks
- * and ctl->lock; may be rescheduled between requests.
+ * Context: process context, the writer (zram.pp_lock held); takes slot
+ * locks and @ctl->lock; may be rescheduled between requests.
  */
-static void zram_wb_commit_work(struct work_struct *work)
+void zram_wb_commit_done(struct zram_wb_ctl *ctl)
 {
-	struct zram_wb_ctl *ctl =
-		container_of(work, struct zram_wb_ctl, commit_work);
 	struct zram_wb_req *req;
 	unsigned int nr = 0, i;
 	LIST_HEAD(done);
@@ -648,12 +632,10 @@ static void zram_wb_commit_work(struct work_struct *work)
 		/* Up to writeback_batch_size requests of 256 slots each. */
 		cond_resched();
 	}
-	/* Once inflight may be 0, the writer may free ctl after a flush. */
 	spin_lock_irq(&ctl->lock);
 	list_splice_tail(&done, &ctl->free);
-	ctl->inflight -= nr;
-	wake_up(&ctl->wait);
 	spin_unlock_irq(&ctl->lock);
+	ctl->inflight -= nr;
 }
 
 /* ------------------------------------------------------------------ */
@@ -668,8 +650,7 @@ static void zram_wb_ctl_free(struct zram_wb_ctl *ctl)
 	if (!ctl)
 		return;
 	/* zram_wb_run() reaped everything: nothing in flight or queued. */
-	WARN_ON_ONCE(ctl->inflight || !list_empty(&ctl->done) ||
-		     work_pending(&ctl->commit_work));
+	WARN_ON_ONCE(ctl->inflight || !list_empty(&ctl->done));
 	list_for_each_entry_safe(req, tmp, &ctl->free, node)
 		zram_wb_req_free(req);
 	kfree(ctl->sizes);
@@ -732,7 +713,6 @@ static struct zram_wb_ctl *zram_wb_ctl_alloc(struct zram *zram)
 	INIT_LIST_HEAD(&ctl->done);
 	spin_lock_init(&ctl->lock);
 	init_waitqueue_head(&ctl->wait);
-	INIT_WORK(&ctl->commit_work, zram_wb_commit_work);
 
 	ctl->packed = wb->compressed;
 	ctl->max_bio_pages = zram_wb_max_bio_pages(zram);
@@ -828,31 +808,6 @@ int zram_wb_run(struct zram *zram, const struct zram_wb_range *ranges,
 /* ------------------------------------------------------------------ */
 /* Module and device                                                  */
 /* ------------------------------------------------------------------ */
-
-/**
- * zram_wb_module_init - set up what all devices' writebacks share
- *
- * Context: module init; sleeps.
- * Return: 0 or -ENOMEM.
- */
-int zram_wb_module_init(void)
-{
-	zram_wb_commit_wq = alloc_workqueue("zram_wb_commit",
-					    WQ_UNBOUND | WQ_MEM_RECLAIM, 0);
-	return zram_wb_commit_wq ? 0 : -ENOMEM;
-}
-
-/**
- * zram_wb_module_exit - tear down what zram_wb_module_init() set up
- *
- * No writeback runs any more: every device is gone.
- *
- * Context: module exit; sleeps.
- */
-void zram_wb_module_exit(void)
-{
-	destroy_workqueue(zram_wb_commit_wq);
-}
 
 /**
  * zram_wb_init - initialize the writeback state of a new device

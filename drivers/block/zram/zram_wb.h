@@ -82,8 +82,6 @@ struct zram_wb_range {
 	unsigned long hi;
 };
 
-int zram_wb_module_init(void);
-void zram_wb_module_exit(void);
 void zram_wb_init(struct zram *zram);
 void zram_wb_reset(struct zram *zram);
 int zram_wb_run(struct zram *zram, const struct zram_wb_range *ranges, int nr_ranges);
@@ -100,15 +98,6 @@ static inline bool zram_wb_packs(const struct zram_wb *wb)
 
 struct zram_wb {
 };
-
-static inline int zram_wb_module_init(void)
-{
-	return 0;
-}
-
-static inline void zram_wb_module_exit(void)
-{
-}
 
 static inline void zram_wb_init(struct zram *zram)
 {

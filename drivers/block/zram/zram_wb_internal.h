@@ -15,7 +15,6 @@
 #include <linux/spinlock.h>
 #include <linux/types.h>
 #include <linux/wait.h>
-#include <linux/workqueue.h>
 
 struct folio;
 struct page;
@@ -110,24 +109,21 @@ struct zram_wb_req {
  * @next: next entry of @slots to take
  * @peeked: entries of @slots from @next on whose size is known
  * @nr_reqs: requests allocated, at most @batch_size (writer only)
- * @lock: protects @free, @done and @inflight; taken by zram_wb_end_io(),
- *	which may run in hard interrupt context, so irq-safe
+ * @lock: protects @free and @done; taken by zram_wb_end_io(), which may
+ *	run in hard interrupt context, so irq-safe
  * @free: idle requests
  * @done: completed requests waiting to be committed
- * @inflight: requests submitted and not yet committed
- * @wait: woken whenever requests were committed
- * @commit_work: runs zram_wb_commit_work(); queued on zram_wb_commit_wq by
- *	every completion
+ * @inflight: requests submitted and not yet committed; writer only
+ * @wait: the writer waits here for a request to complete
  * @stop_err: 0, or why the writeback stopped early (-EIO: writeback_limit
  *	exhausted, -ENOSPC, -ENOMEM); writer only
- * @io_error: some bio failed; those slots stayed in RAM. Set by
- *	@commit_work, read by the writer once nothing is in flight
+ * @io_error: some bio failed; those slots stayed in RAM; writer only
  *
  * The writer is the task running zram_wb_run(), holding zram.pp_lock for
- * the whole life of @ctl. Lifetime: freed only after @inflight dropped to
- * 0 and @commit_work was flushed; a completion touches @ctl only under
- * @lock and before the commit that brings @inflight to 0, so no completion
- * or commit touches freed memory.
+ * the whole life of @ctl; it alone commits requests. Lifetime: freed only
+ * after @inflight dropped to 0; a completion touches @ctl only under @lock,
+ * before the writer takes @lock to commit its request, so no completion
+ * touches freed memory.
  */
 struct zram_wb_ctl {
 	struct zram *zram;
@@ -143,18 +139,18 @@ struct zram_wb_ctl {
 	unsigned int next;
 	unsigned int peeked;
 	unsigned int nr_reqs;
-	spinlock_t lock;	/* irq-safe: guards @free, @done, @inflight */
+	spinlock_t lock;	/* irq-safe: guards @free, @done */
 	struct list_head free;
 	struct list_head done;
 	unsigned int inflight;
 	wait_queue_head_t wait;
-	struct work_struct commit_work;
 	int stop_err;
 	bool io_error;
 };
 
 /* zram_wb_req.c: the request pool, their data buffers, waiting for them. */
 void zram_wb_wait_all(struct zram_wb_ctl *ctl);
+void zram_wb_commit_done(struct zram_wb_ctl *ctl);
 struct zram_wb_req *zram_wb_get_req(struct zram_wb_ctl *ctl);
 void zram_wb_put_req(struct zram_wb_ctl *ctl, struct zram_wb_req *req);
 void zram_wb_req_free(struct zram_wb_req *req);

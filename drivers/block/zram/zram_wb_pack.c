@@ -256,8 +256,8 @@ unsigned int zram_wb_pack(struct zram_wb_ctl *ctl, struct zram_wb_req *req,
  * (zram_bdev_pack_hold()), before any slot takes one of them. Does
  * nothing for a request without packed objects.
  *
- * Context: the commit work of a writeback (process context), while the
- * writer holds zram.pp_lock; never sleeps.
+ * Context: a writeback committing a request (process context,
+ * zram.pp_lock held); never sleeps.
  */
 void zram_wb_hold_packed(struct zram *zram, const struct zram_wb_req *req)
 {
@@ -266,8 +266,7 @@ void zram_wb_hold_packed(struct zram *zram, const struct zram_wb_req *req)
 	const struct zram_wb_obj *obj;
 	unsigned int i, blk, first;
 
-	/* Held by the writer, not by the commit worker running this. */
-	lockdep_assert(mutex_is_locked(&zram->pp_lock));
+	lockdep_assert_held(&zram->pp_lock);
 	for (i = 0; i < req->nr_objs; i++) {
 		obj = &req->objs[i];
 		if (obj->len == PAGE_SIZE)

@@ -12,7 +12,6 @@
 #include <linux/slab.h>
 #include <linux/spinlock.h>
 #include <linux/wait.h>
-#include <linux/workqueue.h>
 
 #include "zram.h"
 #include "zram_wb_internal.h"
@@ -37,20 +36,30 @@ static void zram_wb_replug(struct blk_plug *plug)
 		blk_start_plug(plug);
 }
 
+/* True once a request in flight has completed; takes @ctl->lock. */
+static bool zram_wb_any_done(struct zram_wb_ctl *ctl)
+{
+	bool done;
+
+	spin_lock_irq(&ctl->lock);
+	done = !list_empty(&ctl->done);
+	spin_unlock_irq(&ctl->lock);
+	return done;
+}
+
 /**
- * zram_wb_wait_free_req - wait until a request was committed and is idle
+ * zram_wb_wait_commit - wait for a completion, then commit what completed
  * @ctl: writeback with requests in flight
  *
  * Context: process context, zram.pp_lock held; sleeps.
  */
-static void zram_wb_wait_free_req(struct zram_wb_ctl *ctl)
+static void zram_wb_wait_commit(struct zram_wb_ctl *ctl)
 {
 	struct blk_plug *plug = zram_wb_unplug();
 
 	lockdep_assert_held(&ctl->zram->pp_lock);
-	spin_lock_irq(&ctl->lock);
-	wait_event_lock_irq(ctl->wait, !list_empty(&ctl->free), ctl->lock);
-	spin_unlock_irq(&ctl->lock);
+	wait_event(ctl->wait, zram_wb_any_done(ctl));
+	zram_wb_commit_done(ctl);
 	zram_wb_replug(plug);
 }
 
@@ -58,21 +67,15 @@ static void zram_wb_wait_free_req(struct zram_wb_ctl *ctl)
  * zram_wb_wait_all - wait until every request in flight was committed
  * @ctl: writeback
  *
- * Also waits until the last commit work has returned, after which only
- * the writer touches @ctl.
+ * Afterwards only the writer touches @ctl: no request is in flight.
  *
  * Context: process context, zram.pp_lock held; sleeps.
  */
 void zram_wb_wait_all(struct zram_wb_ctl *ctl)
 {
-	struct blk_plug *plug = zram_wb_unplug();
-
 	lockdep_assert_held(&ctl->zram->pp_lock);
-	spin_lock_irq(&ctl->lock);
-	wait_event_lock_irq(ctl->wait, !ctl->inflight, ctl->lock);
-	spin_unlock_irq(&ctl->lock);
-	flush_work(&ctl->commit_work);
-	zram_wb_replug(plug);
+	while (ctl->inflight)
+		zram_wb_wait_commit(ctl);
 }
 
 /**
@@ -197,9 +200,10 @@ static struct zram_wb_req *zram_wb_take_req(struct zram_wb_ctl *ctl)
  * zram_wb_get_req - get an idle request
  * @ctl: writeback
  *
- * Takes an idle request, else allocates a new one while fewer than
- * @ctl->batch_size exist, else waits until one was committed. Every
- * request is idle or in flight here, so the wait ends.
+ * Commits the requests that completed, then takes an idle request, else
+ * allocates a new one while fewer than @ctl->batch_size exist, else waits
+ * for a completion and commits it. Every request is idle or in flight
+ * here, so the wait ends.
  *
  * Context: process context, zram.pp_lock held; sleeps.
  * Return: a request off every list, or NULL when none could be allocated
@@ -210,6 +214,8 @@ struct zram_wb_req *zram_wb_get_req(struct zram_wb_ctl *ctl)
 	struct zram_wb_req *req;
 
 	lockdep_assert_held(&ctl->zram->pp_lock);
+	if (zram_wb_any_done(ctl))
+		zram_wb_commit_done(ctl);
 	req = zram_wb_take_req(ctl);
 	if (req)
 		return req;
@@ -220,6 +226,6 @@ struct zram_wb_req *zram_wb_get_req(struct zram_wb_ctl *ctl)
 	}
 	if (!ctl->nr_reqs)
 		return NULL;
-	zram_wb_wait_free_req(ctl);
+	zram_wb_wait_commit(ctl);
 	return zram_wb_take_req(ctl);
 }
