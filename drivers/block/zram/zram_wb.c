@@ -18,16 +18,17 @@
  *     (zram_wb_commit_done()) whenever it needs a request and before it
  *     returns: a completion only queues its request and wakes the writer.
  *
- * A request writes one block sequence. By default that is one extent, and
- * slot i of the request is decompressed into buffer page i and written to
- * block i. With compressed_writeback (zram_wb_pack(), zram_wb_pack.c) the
- * request packs the slots' compressed objects back to back, as "Packed
- * slots" in zram.h describes: the sequence may then take several extents
- * (a bio each), as an object may run from one into the next, and a
- * request reserves, and debits from writeback_limit, the blocks its slots
- * are estimated to fill (zram_wb_pack_estimate()). Either way its data
- * buffer (zram_wb_req.c) is one large folio when the page allocator has
- * one at hand, else order-0 folios.
+ * A request writes one block sequence: one extent when the allocator has
+ * a long enough one, else several short ones, a bio each, so a fragmented
+ * backing device still gets many blocks per request. By default slot i of
+ * the request is decompressed into buffer page i and written to block i.
+ * With compressed_writeback (zram_wb_pack(), zram_wb_pack.c) the request
+ * packs the slots' compressed objects back to back, as "Packed slots" in
+ * zram.h describes (an object may run from one extent into the next),
+ * and reserves, and debits from writeback_limit, the blocks its slots are
+ * estimated to fill (zram_wb_pack_estimate()). Either way its data buffer
+ * (zram_wb_req.c) is one large folio when the page allocator has one at
+ * hand, else order-0 folios.
  *
  * Slot states during a writeback (all under the slot lock):
  *
@@ -256,10 +257,10 @@ static int zram_wb_reserve(struct zram_wb_ctl *ctl, unsigned int nr_pages,
  * @req: request; its block sequence is filled in
  * @nr_blocks: blocks wanted, 1 to @ctl->max_bio_pages
  *
- * Reserves one extent (zram_wb_reserve()). When packing and that extent is
- * short, reserves more, next-fit after it, until @nr_blocks blocks or the
- * device is full, without waiting: a packed object may run from one
- * extent into the next, so short extents still fill.
+ * Reserves one extent (zram_wb_reserve()). When that extent is short,
+ * reserves more, next-fit after it, until @nr_blocks blocks or the device
+ * is full, without waiting: on a fragmented device a request then still
+ * carries many slots, each short extent written by a bio of its own.
  *
  * Context: process context, zram.pp_lock held; sleeps.
  * Return: blocks reserved (1 to @nr_blocks) or -ENOSPC.
@@ -279,7 +280,7 @@ static int zram_wb_reserve_seq(struct zram_wb_ctl *ctl,
 	for (;;) {
 		while (ret--)
 			req->blocks[n++] = block++;
-		if (!ctl->packed || n == nr_blocks)
+		if (n == nr_blocks)
 			break;
 		ret = zram_extent_reserve(bd->bitmap, bd->nr_blocks,
 					  &wb->cursor, nr_blocks - n, &block);
@@ -718,11 +719,9 @@ static struct zram_wb_ctl *zram_wb_ctl_alloc(struct zram *zram)
 	ctl->max_bio_pages = zram_wb_max_bio_pages(zram);
 	ctl->batch_size = zram_wb_batch_size(wb, ctl->max_bio_pages);
 	ctl->max_objs = ctl->max_bio_pages;
-	ctl->max_bios = 1;
-	if (ctl->packed) {
+	ctl->max_bios = ctl->max_bio_pages;
+	if (ctl->packed)
 		ctl->max_objs = ZRAM_WB_MAX_PACKED_OBJS;
-		ctl->max_bios = ctl->max_bio_pages;
-	}
 	if (READ_ONCE(wb->large_folios))
 		ctl->folio_order = order_base_2(ctl->max_bio_pages);
 

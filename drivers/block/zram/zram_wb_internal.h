@@ -55,7 +55,7 @@ struct zram_wb_obj {
  * @pending: bios in flight
  * @status: an error one of them completed with, else 0
  * @blocks: the block sequence: backing device block of each of its blocks,
- *	from one extent, or (packing) from several
+ *	from one extent or from several
  * @bufpg: page of the data buffer written to each block of the sequence
  * @folio: the data buffer as one folio of ctl->folio_order, holding page
  *	i at byte i * PAGE_SIZE; or NULL, and the buffer is @folios
@@ -99,7 +99,7 @@ struct zram_wb_req {
  * @batch_size: most requests in flight at a time
  * @max_bio_pages: most blocks (pages) per request
  * @max_objs: most slots per request
- * @max_bios: most bios per request: 1, or @max_bio_pages when packing
+ * @max_bios: most bios per request, one per extent: @max_bio_pages
  * @folio_order: order of a request's buffer folio, enough for
  *	@max_bio_pages pages; 0 when every request uses order-0 folios
  * @slots: slot indexes selected and not yet taken by a request
