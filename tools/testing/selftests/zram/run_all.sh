@@ -95,6 +95,39 @@ declare -A stock_xfail=(
 	[zram_recomp_02.sh]="6.12 takes an unknown recompress type= as every slot"
 	[zram_recomp_08.sh]="6.12 refuses the second of writeback and recompress with EAGAIN"
 )
+# The same for stock 7.x (README: "Expected failures on stock 7.x"); a
+# reason says "stock bug" where stock loses or mixes up data or blocks.
+declare -A stock_xfail_7=(
+	[zram_algo_02.sh]="7.x refuses out-of-range levels at init instead of clamping; dict= errno"
+	[zram_attr_02.sh]="7.x: ENODEV for writeback page_index=-1; no max_comp_streams"
+	[zram_fault_02.sh]="stock bug: 7.x never uses freed blocks again"
+	[zram_fault_03.sh]="stock bug: 7.x loses data when blocks fail among holes, and returns OK"
+	[zram_idle_01.sh]="7.x: idle AGE >= uptime leaves marks; idle 0 skips this second's slots"
+	[zram_packed_01.sh]="7.x writes one compressed object per block (no packing); reset keeps it on"
+	[zram_packed_02.sh]="7.x writes one compressed object per block (no packing)"
+	[zram_packed_03.sh]="7.x writes one compressed object per block (no packing)"
+	[zram_packed_04.sh]="7.x writes one compressed object per block (no packing)"
+	[zram_packed_05.sh]="7.x writes one compressed object per block (no packing)"
+	[zram_packed_06.sh]="7.x writes one compressed object per block (no packing)"
+	[zram_packed_07.sh]="7.x writes one compressed object per block (no packing)"
+	[zram_packed_08.sh]="7.x writes one compressed object per block (no packing)"
+	[zram_packed_09.sh]="stock bug: as zram_wb_06, a read racing its block's reuse returns another slot's data"
+	[zram_packed_11.sh]="7.x writes one compressed object per block (no packing)"
+	[zram_packed_12.sh]="7.x writes one compressed object per block (no packing)"
+	[zram_packed_13.sh]="7.x writes one compressed object per block (no packing)"
+	[zram_wb_08.sh]="7.x returns OK with writeback_limit exhausted when no slot is eligible"
+	[zram_wb_15.sh]="7.x accepts an empty writeback and two modes ('idle huge')"
+	[zram_wb_19.sh]="7.x writes a slot named twice by page_index twice"
+	[zram_wb_20.sh]="7.x writes a slot named twice twice"
+	[zram_zramctl_01.sh]="7.x has no max_comp_streams: zramctl --streams fails"
+)
+case $(uname -r) in
+7.*)
+	for t in "${!stock_xfail_7[@]}"; do
+		stock_xfail[$t]=${stock_xfail_7[$t]}
+	done
+	;;
+esac
 
 splats=0
 splat_tests=()

@@ -18,6 +18,10 @@ zram_add || ktap_skip_all "cannot hot_add a zram device"
 zram_require_writeback
 zram_attr_exists writeback_batch_size ||
 	ktap_skip_all "no writeback_batch_size attribute (6.12)"
+# README, "Expected failures on stock 7.x": not run there, it panics
+if [ "${ZRAM_DRIVER:-stock}" = stock ] && [[ $(uname -r) == 7.* ]]; then
+	ktap_skip_all "stock bug: 7.x allocates a page per request in flight and runs out of memory"
+fi
 zram_nullb 256 memory_backed=0 hw_queue_depth=4096 irqmode=2 \
 	completion_nsec=1000000000 || ktap_skip_all "cannot create null_blk"
 echo "$NULLB" >"$ZRAM_SYS/backing_dev"
