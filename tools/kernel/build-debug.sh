@@ -3,7 +3,7 @@
 #
 # Build the debug kernel of the test VM (lockdep, KASAN, kmemleak, fault
 # injection: tools/kernel/debug.config) from Debian's pristine
-# linux-source-6.12, with the stock zram as an in-tree module, and install
+# linux-source-7.3, with the stock zram as an in-tree module, and install
 # it into a cache outside the checkout:
 #
 #   $ZRAM_KCACHE/debug-<source version>-<config hash>/
@@ -12,13 +12,17 @@
 #     usr/src/linux-headers-<kver>/  what an out-of-tree (M=) build needs
 #     kver, build.log, build-time
 #
-# The key covers the source package version, the config fragment, the
-# compiler and this recipe, so a change to any of them builds anew; a
-# complete entry is reused as it is; the three newest are kept. The object
-# tree ($ZRAM_KCACHE/obj) is kept for incremental rebuilds after a config
-# change.
+# Kconfig, the compiler and every tool of the build are those of the
+# gcc-14 root of tools/kernel/toolchain.sh (Debian built 7.3 with gcc-14).
 #
-# Usage: tools/kernel/build-debug.sh
+# The key covers the source package version, the config fragment, the
+# root's compiler and this recipe, so a change to any of them builds anew;
+# a complete entry is reused as it is; the three newest are kept. The
+# object tree of each source version ($ZRAM_KCACHE/obj-<source version>)
+# is kept for incremental rebuilds after a config change; the two used
+# last are kept.
+#
+# Usage: tools/kernel/build-debug.sh (as root: the toolchain root's chroot)
 #   ZRAM_KCACHE  cache folder (default /var/cache/zram-rework)
 #   KJOBS        parallel jobs (default: nproc)
 # Prints "KROOT=<entry>" and "KVER=<kver>" as its last two lines.
@@ -30,23 +34,28 @@ fragment=$top/tools/kernel/debug.config
 kcache=${ZRAM_KCACHE:-/var/cache/zram-rework}
 jobs=${KJOBS:-$(nproc)}
 # Bump when the steps below change what an entry holds.
-recipe=1
+recipe=2
+# the kernel's tools and compiler: those of the toolchain root
+in_root=("$top/tools/kernel/toolchain.sh" run --)
 
 log() { printf '[kernel] %s\n' "$*" >&2; }
 die() { printf '[kernel] error: %s\n' "$*" >&2; exit 1; }
 
-"$top/tools/testing/vm/deps.sh" kernel
 "$top/tools/kernel/fetch.sh" "$top/.cache" >/dev/null
 src=$top/.cache/linux-source
-debs=("$top"/.cache/debs/linux-source-6.12_*.deb)
-[ -e "${debs[-1]}" ] || die "no linux-source-6.12 package in .cache/debs"
+debs=("$top"/.cache/debs/linux-source-7.3_*.deb)
+[ -e "${debs[-1]}" ] || die "no linux-source-7.3 package in .cache/debs"
 srcver=$(dpkg-deb -f "${debs[-1]}" Version)
 
 export ARCH=x86_64
-cc=${CC:-gcc}
+# the root's own gcc (gcc-14); kbuild's default CC, so that the M= builds
+# against this kernel use the same one
+cc=gcc
+ccver=$("${in_root[@]}" "$cc" --version | head -1) ||
+	die "no $cc in the toolchain root (tools/kernel/toolchain.sh)"
 hash=$({
 	echo "recipe $recipe allnoconfig $ARCH"
-	"$cc" --version | head -1
+	echo "$ccver"
 	cat "$fragment"
 } | sha256sum | cut -c1-12)
 key=debug-$srcver-$hash
@@ -69,9 +78,12 @@ if [ -e "$dest/.complete" ]; then
 	exit 0
 fi
 
-obj=$kcache/obj
+# one object tree per source version: another version's objects would
+# make an incremental build of a different kernel
+obj=$kcache/obj-$srcver
 stage=$kcache/.stage-$key
 mkdir -p "$obj"
+touch "$obj"
 rm -rf "$kcache"/.stage-*
 mkdir -p "$stage/boot"
 # the log stays next to the entries when the build fails
@@ -84,9 +96,10 @@ log "log: $blog"
 start=$(date +%s)
 
 # allnoconfig + the fragment, then every requested value must be there
-(cd "$src" && scripts/kconfig/merge_config.sh -n -O "$obj" "$fragment") >>"$blog" 2>&1 ||
-	die "merge_config.sh failed (see $blog)"
-make -C "$src" O="$obj" olddefconfig >>"$blog" 2>&1 || die "olddefconfig failed (see $blog)"
+(cd "$src" && "${in_root[@]}" scripts/kconfig/merge_config.sh -n -O "$obj" "$fragment") \
+	>>"$blog" 2>&1 || die "merge_config.sh failed (see $blog)"
+"${in_root[@]}" make -C "$src" O="$obj" olddefconfig >>"$blog" 2>&1 ||
+	die "olddefconfig failed (see $blog)"
 missing=()
 while read -r line; do
 	case $line in
@@ -107,7 +120,7 @@ if [ "${#missing[@]}" -gt 0 ]; then
 	die "tools/kernel/debug.config asks for options the kernel did not take"
 fi
 
-kmake=(nice -n 10 make -C "$src" O="$obj" -j"$jobs")
+kmake=("${in_root[@]}" nice -n 10 make -C "$src" O="$obj" -j"$jobs")
 "${kmake[@]}" bzImage modules >>"$blog" 2>&1 || {
 	tail -40 "$blog" >&2
 	die "kernel build failed (see $blog)"
@@ -122,12 +135,12 @@ cp "$obj/System.map" "$stage/boot/System.map-$kver"
 # the files an M= build needs, as Debian's linux-headers package has them
 headers=$stage/usr/src/linux-headers-$kver
 (cd "$obj" && srctree=$src SRCARCH=x86 CC=$cc HOSTCC=$cc MAKE=make \
-	sh "$src/scripts/package/install-extmod-build" "$headers") >>"$blog" 2>&1 ||
-	die "install-extmod-build failed (see $blog)"
+	"${in_root[@]}" sh "$src/scripts/package/install-extmod-build" "$headers") \
+	>>"$blog" 2>&1 || die "install-extmod-build failed (see $blog)"
 cp "$obj/.config" "$headers/.config"
 rm -f "$stage/lib/modules/$kver/build" "$stage/lib/modules/$kver/source"
 ln -s "../../../usr/src/linux-headers-$kver" "$stage/lib/modules/$kver/build"
-[ -e "$stage/lib/modules/$kver/modules.dep" ] || depmod -b "$stage" "$kver"
+[ -e "$stage/lib/modules/$kver/modules.dep" ] || "${in_root[@]}" depmod -b "$stage" "$kver"
 
 secs=$(($(date +%s) - start))
 # CPU time of the build (this shell's children), a figure that the load of
@@ -151,10 +164,15 @@ touch "$stage/.complete"
 rm -rf "$dest"
 mv "$stage" "$dest"
 # keep the three newest entries (other branches may use other configs)
-find "$kcache" -mindepth 1 -maxdepth 1 -type d -name 'debug-*' -printf '%T@ %p\n' |
-	sort -rn | tail -n +4 | cut -d' ' -f2- | while read -r old; do
-	log "removing the old entry $old"
-	rm -rf "$old"
-done
+# and the object trees of the two source versions used last
+prune() {
+	find "$kcache" -mindepth 1 -maxdepth 1 -type d -name "$1" -printf '%T@ %p\n' |
+		sort -rn | tail -n +$(($2 + 1)) | cut -d' ' -f2- | while read -r old; do
+		log "removing the old $old"
+		rm -rf "$old"
+	done
+}
+prune 'debug-*' 3
+prune 'obj*' 2
 log "debug kernel $kver built in $((secs / 60))m$((secs % 60))s ($cold): $dest"
 print_result
