@@ -3,7 +3,8 @@
 #
 # Build the kernel's own kmemleak sample (samples/kmemleak/kmemleak-test.c
 # of the pristine linux-source, unchanged) as a module of the debug kernel,
-# into .cache/kdebug/kmemleak-test/kmemleak-test.ko. Loading it leaks
+# into .cache/kdebug/kmemleak-test/kmemleak-test.ko, with the kernel's
+# compiler (the root of tools/kernel/toolchain.sh). Loading it leaks
 # objects on purpose: run_all.sh loads it once per boot to prove that
 # kmemleak and the report scanner see a leak before it trusts an empty
 # scan of zram.
@@ -25,7 +26,8 @@ log=$mdir/build.log
 mkdir -p "$mdir"
 cp "$sample" "$mdir/"
 echo 'obj-m := kmemleak-test.o' >"$mdir/Kbuild"
-if ! make -C "$kdir" M="$mdir" modules >"$log" 2>&1; then
+if ! "$top/tools/kernel/toolchain.sh" run -- \
+	make -C "$kdir" M="$mdir" modules >"$log" 2>&1; then
 	cat "$log" >&2
 	echo "[kmemleak-test] build failed" >&2
 	exit 1
