@@ -80,8 +80,11 @@ debug)
 		mkdir -p "$mdir"
 		echo "$kdir" >"$mdir/.kdir"
 	fi
-	rsync -a --delete --include='*.[ch]' --include=Makefile --include=Kbuild \
-		--exclude='*' "$src/" "$mdir/"
+	# not the zram.mod.c of a build in place (ZRAM_KERNEL=debian): it
+	# names that kernel's module dependencies, and modpost does not
+	# replace a newer one here when zram.o is unchanged
+	rsync -a --delete --exclude='*.mod.c' --include='*.[ch]' --include=Makefile \
+		--include=Kbuild --exclude='*' "$src/" "$mdir/"
 	;;
 *)
 	echo "[module] ZRAM_KERNEL must be debian, debian-6.12 or debug" >&2
