@@ -53,7 +53,9 @@ zram_fi_restore() {
 # lowest up to the next symbol after the highest. Kernel addresses all
 # have 16 digits, so they compare as strings.
 zram_text_range() {
-	awk -v f="$1" -v v="$2" '
+	local lo hi end
+
+	read -r lo hi end < <(awk -v f="$1" -v v="$2" '
 	$f == v && $2 ~ /^[tT]$/ {
 		if (lo == "" || $1 < lo)
 			lo = $1
@@ -67,10 +69,13 @@ zram_text_range() {
 		for (i = 1; i <= NR; i++)
 			if (addr[i] > hi && (end == "" || addr[i] < end))
 				end = addr[i]
-		if (end == "")
-			exit 1
-		print lo, end
-	}' /proc/kallsyms
+		print lo, hi, end
+	}' /proc/kallsyms) || return 1
+	# No symbol after it: the module loaded last, when nothing lies above
+	# its code (7.x keeps module code apart from module data). A module's
+	# code takes whole pages.
+	[ -n "$end" ] || end=$(printf '%016x' $(((16#$hi | 0xfff) + 1)))
+	echo "$lo $end"
 }
 
 # zram_code_range [MODULE]: the range of a module's code (default zram),
