@@ -189,7 +189,7 @@ build() {
 	configure m "$log"
 	mapfile -t files < <(cd "$ktree" && ls drivers/block/zram/*.c)
 	kmake m W=1 drivers/block/zram/ "${files[@]/%.c/.o}" >"$log.m" 2>&1 || {
-		cat "$log.m"
+		cat "$log.m" >&2
 		series_die "build with CONFIG_ZRAM=m failed"
 	}
 	no_warnings "build with CONFIG_ZRAM=m" "$log.m"
@@ -197,7 +197,7 @@ build() {
 	# the module, linked by modpost against Debian's Module.symvers
 	sync_ext
 	"${tmake[@]}" -C "$objs/m" W=1 M="$ext" modules >"$log.ko" 2>&1 || {
-		cat "$log.ko"
+		cat "$log.ko" >&2
 		series_die "zram.ko failed to build or link"
 	}
 	no_warnings "zram.ko" "$log.ko"
@@ -205,7 +205,7 @@ build() {
 
 	configure y "$log"
 	kmake y W=1 drivers/block/zram/ >"$log.y" 2>&1 || {
-		cat "$log.y"
+		cat "$log.y" >&2
 		series_die "build with CONFIG_ZRAM=y and no options failed"
 	}
 	no_warnings "build with CONFIG_ZRAM=y, no options" "$log.y"
@@ -220,7 +220,7 @@ check_patch() {
 	# tree it runs in
 	(cd "$ktree" && perl scripts/checkpatch.pl --strict --quiet --no-summary \
 		--ignore FILE_PATH_CHANGES "$patch") >>"$log" 2>&1 || {
-		cat "$log"
+		cat "$log" >&2
 		series_die "checkpatch: $(basename "$patch")"
 	}
 	# checkpatch asks of a patch that adds files without touching
@@ -301,7 +301,7 @@ for patch in "${patches[@]}"; do
 	t0=$(date +%s)
 	log=$logs/$(basename "$patch" .patch).log
 	series_git am -q "$patch" >"$log" 2>&1 || {
-		cat "$log"
+		cat "$log" >&2
 		series_git am --abort || true
 		series_die "git am failed: $(basename "$patch")"
 	}
