@@ -129,8 +129,10 @@ struct zcomp_conf {
  *	holder must not sleep.
  * @comp: the compressor this stream belongs to
  * @ctx: the backend's context for this stream (&zcomp_ops.ctx_create)
- * @buffer: 2 pages of scratch space for the compressed output (a
- *	compressor may expand incompressible data beyond one page).
+ * @buffer: 2 pages of scratch space: the compressed output (a compressor
+ *	may expand incompressible data beyond one page), or zsmalloc's copy
+ *	of an object that spans two pages while it is read; nothing stays
+ *	in it across calls.
  *
  * @comp, @ctx and @buffer are set by the CPU hotplug prepare callback and
  * cleared by the dead callback.

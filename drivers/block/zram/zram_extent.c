@@ -8,7 +8,7 @@
  * zram releases blocks only in process context: the writeback (unused
  * reservations, harvested frees, bios that failed, slots that changed
  * when their bio completed); freeing a written-back slot
- * (zram_bdev_free_block(), any context) only sets its bit in the pending
+ * (zram_bdev_free_block(), under a slot lock) only sets its bit in the pending
  * bitmap, see below. A concurrent release
  * can only turn a used bit into a free one, so a scan at worst misses a
  * block that just became free; that is tolerated, the block is found by a

@@ -73,8 +73,8 @@
 #define ZRAM_WB_DEF_BATCH_SIZE	32
 /*
  * Most pages one writeback keeps in flight (16 MiB with 4 KiB pages),
- * whatever writeback_batch_size asks for: each bio in flight holds
- * ZRAM_WB_MAX_BIO_PAGES data pages of its own.
+ * whatever writeback_batch_size asks for: each request in flight holds
+ * up to ZRAM_WB_MAX_BIO_PAGES data pages of its own.
  */
 #define ZRAM_WB_MAX_INFLIGHT_PAGES	4096
 /* Most slots selected, and most slots walked, before writing them. */
@@ -221,7 +221,7 @@ static void zram_wb_reclaim_blocks(struct zram *zram)
 }
 
 /**
- * zram_wb_reserve - stage 2: reserve blocks for the next bio
+ * zram_wb_reserve - stage 2: reserve the first extent of a request
  * @ctl: writeback
  * @nr_pages: most blocks wanted
  * @block: out, first block reserved
@@ -342,19 +342,20 @@ static unsigned int zram_wb_fill(struct zram_wb_ctl *ctl,
 static void zram_wb_end_io(struct bio *bio);
 
 /*
- * Prepares bio @b of a request to write blocks @first to @first + @len - 1
- * of its sequence, adjacent on the device: one bio_vec per run of adjacent
- * pages of a buffer folio, one per page of order-0 folios.
+ * Allocates and fills the bio writing blocks @first to @first + @len - 1
+ * of a request's sequence, adjacent on the device: one bio_vec per run of
+ * adjacent pages of a buffer folio, one per page of order-0 folios. From
+ * fs_bio_set's mempool, so it does not fail.
  */
-static void zram_wb_prep_bio(struct zram_wb_ctl *ctl, struct zram_wb_req *req,
-			     unsigned int b, unsigned int first,
-			     unsigned int len)
+static struct bio *zram_wb_alloc_bio(struct zram_wb_ctl *ctl,
+				     struct zram_wb_req *req,
+				     unsigned int first, unsigned int len)
 {
-	struct bio *bio = &req->bios[b];
+	struct bio *bio;
 	unsigned int i, run;
 
-	bio_init(bio, ctl->zram->backing.bdev, &req->bvecs[first], len,
-		 REQ_OP_WRITE | REQ_SYNC);
+	bio = bio_alloc(ctl->zram->backing.bdev, len, REQ_OP_WRITE | REQ_SYNC,
+			GFP_NOIO);
 	bio->bi_iter.bi_sector = zram_bdev_block_sector(req->blocks[first]);
 	bio->bi_end_io = zram_wb_end_io;
 	bio->bi_private = req;
@@ -372,33 +373,42 @@ static void zram_wb_prep_bio(struct zram_wb_ctl *ctl, struct zram_wb_req *req,
 		bio_add_folio_nofail(bio, req->folio, run << PAGE_SHIFT,
 				     req->bufpg[i] << PAGE_SHIFT);
 	}
+	return bio;
+}
+
+/* Bios needed to write @req's block sequence: its runs of adjacent blocks. */
+static unsigned int zram_wb_count_runs(const struct zram_wb_req *req)
+{
+	unsigned int i, runs = 1;
+
+	for (i = 1; i < req->nr_blocks; i++)
+		runs += req->blocks[i] != req->blocks[i - 1] + 1;
+	return runs;
 }
 
 /*
  * Writes the request's block sequence: one bio per run of adjacent
- * blocks, all submitted together.
+ * blocks, each submitted as soon as it is filled.
  */
 static void zram_wb_submit(struct zram_wb_ctl *ctl, struct zram_wb_req *req)
 {
 	struct zram_stats *stats = &ctl->zram->stats;
-	unsigned int i, first = 0, b = 0;
+	unsigned int i, first = 0;
 
+	req->nr_bios = zram_wb_count_runs(req);
+	req->status = BLK_STS_OK;
+	atomic_set(&req->pending, req->nr_bios);
+	atomic64_add(req->nr_bios, req->folio ? &stats->wb_bios_large_folio :
+						&stats->wb_bios_order0_folios);
+
+	ctl->inflight++;
 	for (i = 1; i <= req->nr_blocks; i++) {
 		if (i < req->nr_blocks &&
 		    req->blocks[i] == req->blocks[i - 1] + 1)
 			continue;
-		zram_wb_prep_bio(ctl, req, b++, first, i - first);
+		submit_bio(zram_wb_alloc_bio(ctl, req, first, i - first));
 		first = i;
 	}
-	req->nr_bios = b;
-	req->status = BLK_STS_OK;
-	atomic_set(&req->pending, b);
-	atomic64_add(b, req->folio ? &stats->wb_bios_large_folio :
-				     &stats->wb_bios_order0_folios);
-
-	ctl->inflight++;
-	for (i = 0; i < req->nr_bios; i++)
-		submit_bio(&req->bios[i]);
 }
 
 /**
@@ -511,6 +521,7 @@ static void zram_wb_end_io(struct bio *bio)
 	/* Two bios may fail at once: either error will do. */
 	if (bio->bi_status)
 		WRITE_ONCE(req->status, bio->bi_status);
+	bio_put(bio);
 	if (!atomic_dec_and_test(&req->pending))
 		return;
 	/*
@@ -616,7 +627,7 @@ static void zram_wb_commit(struct zram_wb_ctl *ctl, struct zram_wb_req *req)
 void zram_wb_commit_done(struct zram_wb_ctl *ctl)
 {
 	struct zram_wb_req *req;
-	unsigned int nr = 0, i;
+	unsigned int nr = 0;
 	LIST_HEAD(done);
 
 	spin_lock_irq(&ctl->lock);
@@ -627,8 +638,6 @@ void zram_wb_commit_done(struct zram_wb_ctl *ctl)
 
 	list_for_each_entry(req, &done, node) {
 		zram_wb_commit(ctl, req);
-		for (i = 0; i < req->nr_bios; i++)
-			bio_uninit(&req->bios[i]);
 		nr++;
 		/* Up to writeback_batch_size requests of 256 slots each. */
 		cond_resched();
@@ -680,7 +689,7 @@ static unsigned int zram_wb_max_bio_pages(struct zram *zram)
 }
 
 /*
- * Bios in flight: writeback_batch_size, bounded so that the pages held
+ * Requests in flight: writeback_batch_size, bounded so that the pages held
  * stay within ZRAM_WB_MAX_INFLIGHT_PAGES.
  */
 static unsigned int zram_wb_batch_size(struct zram_wb *wb,
@@ -719,19 +728,16 @@ static struct zram_wb_ctl *zram_wb_ctl_alloc(struct zram *zram)
 	ctl->max_bio_pages = zram_wb_max_bio_pages(zram);
 	ctl->batch_size = zram_wb_batch_size(wb, ctl->max_bio_pages);
 	ctl->max_objs = ctl->max_bio_pages;
-	ctl->max_bios = ctl->max_bio_pages;
 	if (ctl->packed)
 		ctl->max_objs = ZRAM_WB_MAX_PACKED_OBJS;
 	if (READ_ONCE(wb->large_folios))
 		ctl->folio_order = order_base_2(ctl->max_bio_pages);
 
-	ctl->slots = kcalloc(ZRAM_WB_SELECT_CHUNK, sizeof(*ctl->slots),
-			     GFP_KERNEL);
+	ctl->slots = kzalloc_objs(*ctl->slots, ZRAM_WB_SELECT_CHUNK);
 	if (!ctl->slots)
 		goto out_free;
 	if (ctl->packed) {
-		ctl->sizes = kcalloc(ZRAM_WB_SELECT_CHUNK, sizeof(*ctl->sizes),
-				     GFP_KERNEL);
+		ctl->sizes = kzalloc_objs(*ctl->sizes, ZRAM_WB_SELECT_CHUNK);
 		if (!ctl->sizes || zram_bdev_pack_init(zram))
 			goto out_free;
 	}

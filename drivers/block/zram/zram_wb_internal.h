@@ -10,7 +10,6 @@
 
 #include <linux/atomic.h>
 #include <linux/blk_types.h>
-#include <linux/bvec.h>
 #include <linux/list.h>
 #include <linux/spinlock.h>
 #include <linux/types.h>
@@ -42,14 +41,15 @@ struct zram_wb_obj {
  * struct zram_wb_req - one writeback request: the bios writing one block
  *	sequence, and the slots they carry
  * @node: on zram_wb_ctl.free while idle, on zram_wb_ctl.done once its bios
- *	completed; on no list while they are in flight or being committed
+ *	completed, on the writer's own list while it commits them; on no
+ *	list while they are in flight
  * @ctl: the writeback this request belongs to; outlives the request
  * @mode: ZRAM_WB_* mode the slots were selected with
  * @nr_blocks: blocks written: @blocks[0] to @blocks[@nr_blocks - 1]
  * @nr_packed: the first @nr_packed of them hold packed objects, the others
  *	one whole page each
  * @nr_objs: slots carried, in @objs
- * @nr_bios: bios in @bios: one per run of adjacent blocks
+ * @nr_bios: bios written: one per run of adjacent blocks
  * @nr_debited: blocks debited from writeback_limit for this request
  * @limit_gen: zram_wb.limit_gen when they were debited
  * @pending: bios in flight
@@ -62,10 +62,6 @@ struct zram_wb_obj {
  * @folios: without @folio, page i of the buffer as an order-0 folio,
  *	allocated on first use
  * @objs: the slots carried, ctl->max_objs entries
- * @bvecs: bio_vec tables of @bios: the bio writing blocks i to j uses
- *	entries i to j
- * @bios: ctl->max_bios bios (using @bvecs, none inline), initialized at
- *	submission and uninitialized once committed
  *
  * The buffer is allocated once per request and kept for reuse while the
  * writeback runs.
@@ -87,8 +83,6 @@ struct zram_wb_req {
 	struct folio *folio;
 	struct folio *folios[ZRAM_WB_MAX_BIO_PAGES];
 	struct zram_wb_obj *objs;
-	struct bio_vec bvecs[ZRAM_WB_MAX_BIO_PAGES];
-	struct bio *bios;
 };
 
 /**
@@ -99,7 +93,6 @@ struct zram_wb_req {
  * @batch_size: most requests in flight at a time
  * @max_bio_pages: most blocks (pages) per request
  * @max_objs: most slots per request
- * @max_bios: most bios per request, one per extent: @max_bio_pages
  * @folio_order: order of a request's buffer folio, enough for
  *	@max_bio_pages pages; 0 when every request uses order-0 folios
  * @slots: slot indexes selected and not yet taken by a request
@@ -131,7 +124,6 @@ struct zram_wb_ctl {
 	unsigned int batch_size;
 	unsigned int max_bio_pages;
 	unsigned int max_objs;
-	unsigned int max_bios;
 	unsigned int folio_order;
 	u32 *slots;
 	u32 *sizes;

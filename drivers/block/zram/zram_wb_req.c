@@ -19,7 +19,8 @@
 /*
  * Sleeping with the writer's block plug held would flush it from the
  * scheduler, which hands the dispatch to kblockd: one extra context switch
- * per wait. The waits below flush it themselves and plug again after.
+ * per wait. Committing with it held would leave the device idle. The
+ * waits and commits below flush it themselves and plug again after.
  */
 static struct blk_plug *zram_wb_unplug(void)
 {
@@ -109,7 +110,6 @@ void zram_wb_req_free(struct zram_wb_req *req)
 		if (req->folios[i])
 			folio_put(req->folios[i]);
 	}
-	kfree(req->bios);
 	kfree(req->objs);
 	kfree(req);
 }
@@ -130,9 +130,8 @@ static struct zram_wb_req *zram_wb_req_alloc(struct zram_wb_ctl *ctl)
 	req = kzalloc_obj(*req);
 	if (!req)
 		return NULL;
-	req->objs = kcalloc(ctl->max_objs, sizeof(*req->objs), GFP_KERNEL);
-	req->bios = kcalloc(ctl->max_bios, sizeof(*req->bios), GFP_KERNEL);
-	if (!req->objs || !req->bios) {
+	req->objs = kzalloc_objs(*req->objs, ctl->max_objs);
+	if (!req->objs) {
 		zram_wb_req_free(req);
 		return NULL;
 	}
@@ -211,11 +210,16 @@ static struct zram_wb_req *zram_wb_take_req(struct zram_wb_ctl *ctl)
  */
 struct zram_wb_req *zram_wb_get_req(struct zram_wb_ctl *ctl)
 {
+	struct blk_plug *plug;
 	struct zram_wb_req *req;
 
 	lockdep_assert_held(&ctl->zram->pp_lock);
-	if (zram_wb_any_done(ctl))
+	if (zram_wb_any_done(ctl)) {
+		/* Start the bios queued so far before the commits. */
+		plug = zram_wb_unplug();
 		zram_wb_commit_done(ctl);
+		zram_wb_replug(plug);
+	}
 	req = zram_wb_take_req(ctl);
 	if (req)
 		return req;

@@ -140,7 +140,7 @@ static int zram_wb_parse(const char *buf, unsigned long nr_pages,
 	if (!args)
 		return -ENOMEM;
 	/* Every parameter takes at least two characters but the last. */
-	ranges = kcalloc(strlen(args) / 2 + 1, sizeof(*ranges), GFP_KERNEL);
+	ranges = kzalloc_objs(*ranges, strlen(args) / 2 + 1);
 	if (!ranges)
 		return -ENOMEM;
 	cur = args;
