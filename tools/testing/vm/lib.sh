@@ -186,8 +186,13 @@ vm_kernel_debug() {
 	# TCG on a busy 2-core host is 10-50 times slower (hung task after
 	# 480 s, soft lockup after 60 s, RCU stall after 100 s); a test's own
 	# timeout is longer still, so a real hang is reported before it.
+	# 4-level paging (no5lvl): with -cpu max the kernel runs 5-level, and
+	# identify_cpu() clears the CPU's feature bits for a moment at boot;
+	# KASAN then takes every direct-map address for a wild one, and an
+	# interrupt in that window reports from the handler, again on each
+	# tick, as long as the reports outlast a tick: the boot never ends.
 	kernel_src=$cache_dir/linux-source
-	kernel_append="kasan_multi_shot log_buf_len=8M acpi=noirq"
+	kernel_append="kasan_multi_shot log_buf_len=8M acpi=noirq no5lvl"
 	kernel_append+=" sysctl.kernel.hung_task_timeout_secs=480 watchdog_thresh=30"
 	kernel_append+=" rcupdate.rcu_cpu_stall_timeout=100"
 	vm_initramfs=$cache_dir/vm/initramfs-debug.cpio.gz
