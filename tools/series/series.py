@@ -433,7 +433,7 @@ def cover(path, bench, version):
             % (major, major, version, upstream))
     blurb = blurb.strip("\n") + "\n\n" + \
         textwrap.fill(base, 72, break_on_hyphens=False) + "\n\n"
-    blurb += ("Benchmarks (make bench, %s):\n\n%s"
+    blurb += ("Benchmarks (tools/bench, %s):\n\n%s"
               % (os.path.relpath(bench, TOP), read(bench).rstrip("\n")))
     text = read(path)
     for placeholder, value in (("*** SUBJECT HERE ***", subject.strip()),
