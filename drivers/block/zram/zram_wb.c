@@ -376,14 +376,15 @@ static struct bio *zram_wb_alloc_bio(struct zram_wb_ctl *ctl,
 	return bio;
 }
 
-/* Bios needed to write @req's block sequence: its runs of adjacent blocks. */
-static unsigned int zram_wb_count_runs(const struct zram_wb_req *req)
+/* Blocks in the run of adjacent blocks that starts at block @first. */
+static unsigned int zram_wb_run_len(const struct zram_wb_req *req,
+				    unsigned int first)
 {
-	unsigned int i, runs = 1;
+	unsigned int i = first + 1;
 
-	for (i = 1; i < req->nr_blocks; i++)
-		runs += req->blocks[i] != req->blocks[i - 1] + 1;
-	return runs;
+	while (i < req->nr_blocks && req->blocks[i] == req->blocks[i - 1] + 1)
+		i++;
+	return i - first;
 }
 
 /*
@@ -393,21 +394,20 @@ static unsigned int zram_wb_count_runs(const struct zram_wb_req *req)
 static void zram_wb_submit(struct zram_wb_ctl *ctl, struct zram_wb_req *req)
 {
 	struct zram_stats *stats = &ctl->zram->stats;
-	unsigned int i, first = 0;
+	unsigned int i, len;
 
-	req->nr_bios = zram_wb_count_runs(req);
+	req->nr_bios = 0;
+	for (i = 0; i < req->nr_blocks; i += zram_wb_run_len(req, i))
+		req->nr_bios++;
 	req->status = BLK_STS_OK;
 	atomic_set(&req->pending, req->nr_bios);
 	atomic64_add(req->nr_bios, req->folio ? &stats->wb_bios_large_folio :
 						&stats->wb_bios_order0_folios);
 
 	ctl->inflight++;
-	for (i = 1; i <= req->nr_blocks; i++) {
-		if (i < req->nr_blocks &&
-		    req->blocks[i] == req->blocks[i - 1] + 1)
-			continue;
-		submit_bio(zram_wb_alloc_bio(ctl, req, first, i - first));
-		first = i;
+	for (i = 0; i < req->nr_blocks; i += len) {
+		len = zram_wb_run_len(req, i);
+		submit_bio(zram_wb_alloc_bio(ctl, req, i, len));
 	}
 }
 

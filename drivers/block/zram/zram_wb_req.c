@@ -64,6 +64,18 @@ static void zram_wb_wait_commit(struct zram_wb_ctl *ctl)
 	zram_wb_replug(plug);
 }
 
+/* Commits what completed, if anything, with the plug flushed first. */
+static void zram_wb_commit_unplugged(struct zram_wb_ctl *ctl)
+{
+	struct blk_plug *plug;
+
+	if (!zram_wb_any_done(ctl))
+		return;
+	plug = zram_wb_unplug();
+	zram_wb_commit_done(ctl);
+	zram_wb_replug(plug);
+}
+
 /**
  * zram_wb_wait_all - wait until every request in flight was committed
  * @ctl: writeback
@@ -210,16 +222,10 @@ static struct zram_wb_req *zram_wb_take_req(struct zram_wb_ctl *ctl)
  */
 struct zram_wb_req *zram_wb_get_req(struct zram_wb_ctl *ctl)
 {
-	struct blk_plug *plug;
 	struct zram_wb_req *req;
 
 	lockdep_assert_held(&ctl->zram->pp_lock);
-	if (zram_wb_any_done(ctl)) {
-		/* Start the bios queued so far before the commits. */
-		plug = zram_wb_unplug();
-		zram_wb_commit_done(ctl);
-		zram_wb_replug(plug);
-	}
+	zram_wb_commit_unplugged(ctl);
 	req = zram_wb_take_req(ctl);
 	if (req)
 		return req;
