@@ -7,7 +7,8 @@
 # SHA256SUMS manifest, packed into an ext4 image.
 #
 # Usage: tools/testing/vm/mkmaindata.sh [IMAGE]
-#   default IMAGE: .cache/vm/maindata.ext4. Prints the image path last.
+#   default IMAGE: .cache/vm/maindata-SRC_MIB-BIN_MIB.ext4. Prints the
+#   image path last.
 # Environment: SRC_MIB (default 170), BIN_MIB (default 50).
 
 set -euo pipefail
@@ -15,9 +16,9 @@ set -euo pipefail
 # shellcheck source=lib.sh
 . "$(dirname "$0")/lib.sh"
 
-image=${1:-$cache_dir/vm/maindata.ext4}
 src_mib=${SRC_MIB:-170}
 bin_mib=${BIN_MIB:-50}
+image=${1:-$cache_dir/vm/maindata-$src_mib-$bin_mib.ext4}
 
 "$vm_dir/deps.sh"
 # the data set is 7.3's, whatever kernel the VM boots: one image for all

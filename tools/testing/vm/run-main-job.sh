@@ -21,6 +21,8 @@
 #   VM_RUN_ARGS        more options for run.sh (e.g. "--quiet")
 #   DISKSIZE=1G        zram's disksize
 #   FILL_MB=256 LIMIT_MB=64  the swap job's workload and memory cgroup limit
+#   SRC_MIB=170 BIN_MIB=50   the main job's data: MiB of kernel sources and
+#                      of compressed modules (tools/testing/vm/mkmaindata.sh)
 #   ZRAM_KO=PATH       our zram.ko as the guest sees it (/repo/...)
 #   Exit status 0 = PASS.
 
@@ -30,7 +32,7 @@ set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 
 vm_options JOB ZRAM KERNEL TIMEOUT OUT VM_RUN_ARGS DISKSIZE FILL_MB LIMIT_MB \
-	ZRAM_KO -- "$@"
+	ZRAM_KO SRC_MIB BIN_MIB -- "$@"
 job=${JOB:-main}
 zram=${ZRAM:-ours}
 zram_ko=${ZRAM_KO:-}
@@ -65,7 +67,7 @@ new_backing() {
 	disks+=(--disk "$out/$1::$1")
 }
 if [ "$job" = main ]; then
-	data=$("$vm_dir/mkmaindata.sh" | tail -1)
+	data=$(SRC_MIB=${SRC_MIB:-170} BIN_MIB=${BIN_MIB:-50} "$vm_dir/mkmaindata.sh" | tail -1)
 	disks+=(--ro-disk "$data::zdata")
 	new_backing zbacking
 	cmd=/repo/tools/testing/vm/guest/main-job.sh
