@@ -20,5 +20,8 @@ while IFS= read -r -d '' f; do
 	esac
 done < <(git ls-files -z --cached --others --exclude-standard)
 
-shellcheck -x "${scripts[@]}"
+# one shellcheck per CPU, each on an equal share of the scripts
+jobs=$(nproc)
+per_job=$(((${#scripts[@]} + jobs - 1) / jobs))
+printf '%s\0' "${scripts[@]}" | xargs -0 -P "$jobs" -n "$per_job" shellcheck -x
 echo "[shellcheck] ${#scripts[@]} scripts clean"
