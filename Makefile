@@ -138,7 +138,7 @@ series-check: series
 	$(TIER) series-check -- tools/series/check.sh
 
 # DKMS install into a fresh Debian root, then modprobe in the VM (not part
-# of "check": see README, "Installing with DKMS")
+# of "check": see tools/testing/dkms/README.md)
 dkms-check: module
 	tools/testing/dkms/dkms-check.sh
 

@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: GPL-2.0
 #
 # make dkms-check: install this driver with DKMS over a Debian 6.12
-# kernel's zram, the way README's "Installing with DKMS" says, in a fresh
+# kernel's zram, the way tools/testing/dkms/README.md says, in a fresh
 # Debian root, then check that the installed module is ours and that it
 # loads and works in the test VM.
 #
@@ -15,10 +15,10 @@
 # cached in .cache/dkms/layer-<KVER>-<hash>; every run mounts an overlay
 # on both (.cache/dkms/run/), so each run starts from the fresh root
 # with just the packages a user installs. The source: dkms.conf and drivers/block/zram of the working
-# tree (git stash create, or HEAD), extracted into /usr/src as README
+# tree (git stash create, or HEAD), extracted into /usr/src as its README
 # says. In the root, "dkms add", "dkms build -k KVER", "dkms install -k
 # KVER --force-version-override" (-k: the root does not run that
-# kernel; the flag: see README).
+# kernel; the flag: see that README).
 # Checks there: modinfo names updates/dkms/zram.ko*, that file has the
 # functions of drivers/block/zram/zram.ko built from the same tree, which
 # differ from the stock module's (neither module has a MODULE_VERSION, so
@@ -141,7 +141,7 @@ mount_pseudo "$root"
 log "Debian root: $fresh_base + $layer (dkms $(pkgver dkms)," \
 	"linux-headers-$KVER $(pkgver "linux-headers-$KVER"))"
 
-# README's steps: the source into /usr/src, then dkms add, build, install
+# The README's steps: the source into /usr/src, then dkms add, build, install
 src=$(git -C "$repo_dir" stash create 2>/dev/null || true)
 src=${src:-HEAD}
 log "source: dkms.conf and drivers/block/zram of $(git -C "$repo_dir" rev-parse --short "$src")" \
