@@ -39,6 +39,15 @@ zram_fill_pages() {
 		iflag=fullblock oflag=direct conv=notrunc 2>/dev/null
 }
 
+# zram_discard_alternate DEV N: discard every other 4 KiB page of DEV
+# among its first N, from page 0 on (pages 0, 2, 4, ...): a BLKDISCARD
+# ioctl each, as blkdiscard -o PAGE*4096 -l 4096 per page would issue,
+# but in one fio process instead of N / 2.
+zram_discard_alternate() {
+	fio --name=discard --filename="$1" --ioengine=psync --rw=trim:4k \
+		--bs=4k --offset=0 --size=$(($2 * 4096)) >/dev/null
+}
+
 # zram_text_file N: a file of N pages of distinct, compressible text;
 # sets TEXT_FILE.
 zram_text_file() {
