@@ -40,7 +40,8 @@
 # The tests whose assertions do not depend on the volume of their data
 # move a third of it here (ZRAM_TEST_SCALE=3, run_all.sh): the io_uring
 # verify cycles (zram_nowait_05, zram_packed_03) 16M each instead of 48M,
-# zram_swap_01's workload 32 MiB instead of 96. The debug kernel is there
+# zram_nowait_06's 5M instead of 16M, zram_swap_01's workload 32 MiB
+# instead of 96. The debug kernel is there
 # to catch locking and memory faults, which do not need the volume. The
 # Debian kernel's suite still runs them at full size.
 # The main job copies 52 MiB here (CHECK_DEBUG_MAIN_MIB="40 12": sources,
