@@ -11,11 +11,12 @@
 # as stock's. Prints every lane's summary and "debug kernel: splats on
 # ours: N". Exit status 0 when every run passed and N is 0.
 #
-# Each driver's suite is split over SHARDS VMs (lanes) side by side: test
-# i of the list runs in lane i mod SHARDS, each lane in its own boot with
-# its own module load, dmesg and kmemleak scans. make check runs ours only,
-# in two lanes, so that both host cores stay busy to the end; stock's
-# suite on this kernel is make check-debug ZRAM="stock ours".
+# Each driver's suite is split over SHARDS VMs (lanes) side by side, by
+# each test's seconds in debug-costs.txt (longest first, onto the least
+# loaded lane), each lane in its own boot with its own module load, dmesg
+# and kmemleak scans. make check runs ours only, in two lanes, so that
+# both host cores stay busy to the end; stock's suite on this kernel is
+# make check-debug ZRAM="stock ours".
 #
 # Usage: tools/testing/vm/check-debug.sh [NAME=VALUE...]
 #   Options, in the environment or as arguments (README.md, "Options"):
@@ -36,11 +37,13 @@
 # Results: OUT/<driver>/ (console.log, dmesg.txt, reports.txt, splats/
 # with each report's dmesg; OUT/<driver>.<lane>/ when SHARDS > 1) and
 # OUT/main-<driver>/
-# The io_uring verify cycles (zram_nowait_05, zram_packed_03) run 16M each
-# here instead of 48M (ZRAM_URING_SIZE): the debug kernel is there to
-# catch locking and memory faults, which do not need the volume, and
-# those two tests took a fifth of ours' suite (626 of 3296 s of tests on
-# 2026-12-01). The Debian kernel's suite still runs them at full size.
+# The tests whose assertions do not depend on the volume of their data
+# move a third of it here (ZRAM_TEST_SCALE=3, run_all.sh): the io_uring
+# verify cycles (zram_nowait_05, zram_packed_03) 16M each instead of 48M,
+# zram_nowait_06's 5M instead of 16M, zram_swap_01's workload 32 MiB
+# instead of 96. The debug kernel is there
+# to catch locking and memory faults, which do not need the volume. The
+# Debian kernel's suite still runs them at full size.
 # The main job copies 52 MiB here (CHECK_DEBUG_MAIN_MIB="40 12": sources,
 # compressed modules) instead of make run's 220 MiB: the same file types
 # and paths (small and large files, huge and packed slots, writeback of
@@ -93,12 +96,47 @@ canary=$("$repo_dir/tools/kernel/build-kmemleak-test.sh" | tail -1) ||
 	vm_die "cannot build the kmemleak canary module"
 canary=/repo/${canary#"$repo_dir"/}
 
-# lane_tests K: the tests of lane K (0 .. shards - 1), one per line
+# Lanes by cost: the tests sorted by their seconds in debug-costs.txt
+# (longest first), each given to the lane with the least seconds so far.
+# When a main job follows, lane 0 starts with its seconds (main-job in the
+# table, once per main driver): the main job runs after the first lane to
+# end, so that lane gets that much less of the suite and the main job
+# ends with the other lanes.
+lane_of=()
+assign_lanes() {
+	local -A cost=()
+	local -a load=()
+	local name secs k best i
+
+	while read -r name secs; do
+		[[ $name == \#* || -z $name ]] || cost[$name]=$secs
+	done <"$vm_dir/debug-costs.txt"
+	for ((k = 0; k < shards; k++)); do
+		load[k]=0
+	done
+	[ "$shards" = 1 ] ||
+		load[0]=$((${#main_drivers[@]} * ${cost[main-job]:-0}))
+	while read -r secs i; do
+		best=0
+		for ((k = 1; k < shards; k++)); do
+			[ "${load[k]}" -ge "${load[best]}" ] || best=$k
+		done
+		lane_of[i]=$best
+		load[best]=$((load[best] + secs))
+	done < <(for i in "${!tests[@]}"; do
+		echo "${cost[${tests[i]}]:-20} $i"
+	done | sort -k1,1nr -k2,2n)
+	[ "$shards" = 1 ] ||
+		log "lanes by cost: ${load[*]} s${main_drivers[0]:+ (lane 0 with the main jobs)}"
+}
+
+# lane_tests K: the tests of lane K (0 .. shards - 1), one per line, in
+# the order of the list
 lane_tests() {
 	local i
 
-	for ((i = $1; i < ${#tests[@]}; i += shards)); do
-		echo "${tests[i]}"
+	for i in "${!tests[@]}"; do
+		[ "${lane_of[i]}" != "$1" ] || echo "${tests[i]}"
 	done
 }
 
@@ -114,7 +152,7 @@ run_suite() {
 		--env ZRAM_SPLAT_DIR=/out/splats --env "ZRAM_TEST_TIMEOUT=$test_timeout" \
 		--env "ZRAM_KMEMLEAK_CANARY=$canary" \
 		--env "ZRAM_KMEMLEAK_EACH=${ZRAM_KMEMLEAK_EACH:-0}" \
-		--env ZRAM_URING_SIZE=16M --env ZRAM_UPSTREAM_TIMEOUT=900 \
+		--env ZRAM_TEST_SCALE=3 --env ZRAM_UPSTREAM_TIMEOUT=900 \
 		--env ZRAM_UPSTREAM_DIR=/repo/.cache/linux-source/tools/testing/selftests/zram \
 		-- /repo/tools/testing/vm/guest/from-tmpfs.sh \
 		/repo/tools/testing/selftests/zram/run_all.sh "$driver" "${lane_list[@]}" \
@@ -139,6 +177,7 @@ run_main() {
 	echo $(($(date +%s) - start)) >"$out/main-secs"
 }
 
+assign_lanes
 rc=0
 summaries=()
 lanes=()

@@ -28,8 +28,12 @@
 #   5: kmemleak does not report objects younger than 5 seconds).
 #   ZRAM_KMEMLEAK_EACH=1: also scan after every test, to name the test
 #   that leaked (a scan costs about 15 s under TCG on the debug kernel).
-#   ZRAM_URING_SIZE: bytes per io_uring verify cycle of zram_nowait_05
-#   and zram_packed_03 (fio syntax, default 48M).
+#   ZRAM_TEST_SCALE=N: the tests whose assertions do not depend on the
+#   volume of their data move 1/N of it (zram_scaled in zram_data.sh:
+#   the io_uring verify cycles of zram_nowait_05 and zram_packed_03, the
+#   swap workload of zram_swap_01). Default 1.
+#   ZRAM_URING_SIZE: bytes per io_uring verify cycle (fio syntax, default
+#   48M scaled by ZRAM_TEST_SCALE).
 #   ZRAM_KMEMLEAK_CANARY: the kernel's kmemleak-test.ko built for this
 #   kernel; loaded after the last scan of zram, its planted leaks must be
 #   reported, or the run fails (an empty scan proves nothing when

@@ -9,6 +9,18 @@
 
 # ------------------------------------------------------- data
 
+# zram_scaled N [MIN]: N divided by ZRAM_TEST_SCALE (default 1), at least
+# MIN (default 1). The tests whose assertions do not depend on how much
+# data they move size it with this: a slow kernel (the debug kernel
+# under TCG, which looks for locking and memory faults, not volume) runs
+# the same paths on less data.
+zram_scaled() {
+	local n=$(($1 / ${ZRAM_TEST_SCALE:-1}))
+
+	[ "$n" -ge "${2:-1}" ] || n=${2:-1}
+	echo "$n"
+}
+
 # zram_fill_pages DEV FIRST N KIND: write N 4 KiB pages from page FIRST;
 # KIND is random (incompressible), text (compressible, not same-filled)
 # or zero (same-filled). O_DIRECT, so nothing stays in the page cache.
@@ -25,6 +37,15 @@ zram_fill_pages() {
 	esac
 	dd if="$src" of="$dev" bs=4096 seek="$first" count="$n" \
 		iflag=fullblock oflag=direct conv=notrunc 2>/dev/null
+}
+
+# zram_discard_alternate DEV N: discard every other 4 KiB page of DEV
+# among its first N, from page 0 on (pages 0, 2, 4, ...): a BLKDISCARD
+# ioctl each, as blkdiscard -o PAGE*4096 -l 4096 per page would issue,
+# but in one fio process instead of N / 2.
+zram_discard_alternate() {
+	fio --name=discard --filename="$1" --ioengine=psync --rw=trim:4k \
+		--bs=4k --offset=0 --size=$(($2 * 4096)) >/dev/null
 }
 
 # zram_text_file N: a file of N pages of distinct, compressible text;
@@ -349,13 +370,13 @@ zram_uring_cycle() {
 
 # zram_uring_cycles BACKING [SIZE]: the cycles of the nowait verify tests
 # over backing device BACKING (already created), SIZE bytes each (fio
-# syntax, default $ZRAM_URING_SIZE, else 48M; check-debug sets 16M, as the
-# debug kernel looks for locking and memory faults, not volume): iodepth
-# 16 twice, 1 and 32,
-# then 16 with writebacks running meanwhile. Two KTAP lines per cycle:
-# fio saw no error and every block verified; no EAGAIN reached fio.
+# syntax, default $ZRAM_URING_SIZE, else 48 MiB scaled by zram_scaled):
+# iodepth 16 twice, 1 and 32, then 16 with writebacks running meanwhile.
+# Two KTAP lines per cycle: fio saw no error and every block verified; no
+# EAGAIN reached fio.
 zram_uring_cycles() {
-	local size=${2:-${ZRAM_URING_SIZE:-48M}} dir spec depth wb n=0
+	local size=${2:-${ZRAM_URING_SIZE:-$(zram_scaled 48)M}}
+	local dir spec depth wb n=0
 
 	dir=$(mktemp -d /tmp/zram-uring.XXXXXX) || ktap_bail "no /tmp"
 	zram_defer rm -rf "$dir"

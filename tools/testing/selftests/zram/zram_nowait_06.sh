@@ -24,7 +24,8 @@ zram_dm delay "0 $(zram_sectors "$NULLB") delay $NULLB 0 1" ||
 zram_require_fio_uring "$NULLB"
 
 ktap_plan 10
-# 16 MiB a cycle: stock 6.12 writes back one page at a time, synchronously,
-# through the 1 ms delay, and its writebacks run during the whole cycle.
-zram_uring_cycles "$DM" 16M
+# 16 MiB a cycle (zram_scaled), not 48: stock 6.12 writes back one page
+# at a time, synchronously, through the 1 ms delay, and its writebacks run
+# during the whole cycle.
+zram_uring_cycles "$DM" "$(zram_scaled 16 4)M"
 ktap_finish

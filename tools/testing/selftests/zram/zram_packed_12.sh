@@ -23,7 +23,7 @@
 
 zram_require_basic
 zram_require_nullb
-zram_require_cmd fio blkdiscard
+zram_require_cmd fio
 zram_pv_init
 full=255
 first=256
@@ -63,9 +63,7 @@ holes() {
 	echo idle >"$ZRAM_SYS/writeback"
 	ktap_eq "$lbs: incompressible pages fill the backing device" \
 		"$(bd_count)" "$full"
-	for ((i = 0; i < full; i += 2)); do
-		blkdiscard -o $((i * 4096)) -l 4096 "$ZRAM_DEV"
-	done
+	zram_discard_alternate "$ZRAM_DEV" "$full"
 	ktap_eq "$lbs: discarding every other page frees every other block" \
 		"$(bd_count)" $((full / 2))
 

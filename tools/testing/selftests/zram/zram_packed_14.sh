@@ -21,7 +21,7 @@
 
 zram_require_basic
 zram_require_nullb
-zram_require_cmd od blkdiscard
+zram_require_cmd od fio
 first=256
 # kind:pages, in slot order from page first on
 runs=(1:64 2:40 1:7)
@@ -173,9 +173,7 @@ fragment() {
 	echo idle >"$ZRAM_SYS/writeback"
 	[ "$(bd_count)" = "$n" ] ||
 		ktap_bail "incompressible pages do not take $n blocks"
-	for ((i = 0; i < n; i += 2)); do
-		blkdiscard -o $((i * 4096)) -l 4096 "$ZRAM_DEV"
-	done
+	zram_discard_alternate "$ZRAM_DEV" "$n"
 }
 
 attach

@@ -10,14 +10,15 @@
 # come back from the backing device); swapoff brings everything back into
 # RAM, where every page is verified again, and leaves zram empty.
 #
-# Sizes: ZRAM_SWAP_MB (default 96) of memory in a cgroup limited to
-# ZRAM_SWAP_LIMIT_MB (default 32). The swap job (make run JOB=swap) is the
-# long version of this test.
+# Sizes: ZRAM_SWAP_MB (default 96, zram_scaled) of memory in a cgroup
+# limited to ZRAM_SWAP_LIMIT_MB (default 32, zram_scaled): whatever the
+# scale, most of the workload is swapped out, written back and read back.
+# The swap job (make run JOB=swap) is the long version of this test.
 
 . "$(dirname "$0")/zram_lib.sh"
 
-FILL_MB=${ZRAM_SWAP_MB:-96}
-LIMIT_MB=${ZRAM_SWAP_LIMIT_MB:-32}
+FILL_MB=${ZRAM_SWAP_MB:-$(zram_scaled 96 8)}
+LIMIT_MB=${ZRAM_SWAP_LIMIT_MB:-$(zram_scaled 32 4)}
 memfill=$(dirname "$0")/zram_memfill
 
 # shellcheck disable=SC2317 # called through ktap_check
