@@ -31,7 +31,8 @@
 #   ZRAM_TEST_SCALE=N: the tests whose assertions do not depend on the
 #   volume of their data move 1/N of it (zram_scaled in zram_data.sh:
 #   the io_uring verify cycles of zram_nowait_05 and zram_packed_03, the
-#   swap workload of zram_swap_01). Default 1.
+#   cycles of zram_nowait_06, the swap workload of zram_swap_01).
+#   Default 1.
 #   ZRAM_URING_SIZE: bytes per io_uring verify cycle (fio syntax, default
 #   48M scaled by ZRAM_TEST_SCALE).
 #   ZRAM_KMEMLEAK_CANARY: the kernel's kmemleak-test.ko built for this
