@@ -137,9 +137,10 @@ series: kernel series-deps
 series-check: series
 	$(TIER) series-check -- tools/series/check.sh
 
-# DKMS install into a fresh Debian root, then modprobe in the VM (not part
-# of "check": see tools/testing/dkms/README.md)
-dkms-check: module
+# DKMS install into a fresh Debian root (Debian 13 for 7.3, Debian 12 for
+# KERNEL=debian-6.12), then modprobe in the VM (not part of "check": see
+# tools/testing/dkms/README.md)
+dkms-check: kernel
 	tools/testing/dkms/dkms-check.sh
 
 clean:
