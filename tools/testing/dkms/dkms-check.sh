@@ -15,11 +15,11 @@
 # fresh-check's cache, .cache/fresh/base-<hash of mkroot.sh>; Debian 13's
 # is .cache/dkms/base-trixie-<hash>; either is built when missing. On it
 # the packages a user installs: for 7.3 the trixie-backports source first,
-# then "apt-get install dkms linux-image-<KVER> linux-headers-<KVER>",
-# KVER being the kernel the VM boots. That layer is
-# cached in .cache/dkms/<KVER>/layer-<hash>; every run mounts an overlay
-# on both (.cache/dkms/<KVER>/run/), so each run starts from the fresh root
-# with just the packages a user installs. The source: dkms.conf,
+# then "apt-get install dkms linux-image-<KVER> linux-headers-<KVER>" (for
+# 7.3 with -t trixie-backports), KVER being the kernel the VM boots. That
+# layer is cached in .cache/dkms/<KVER>/layer-<hash>; every run mounts an
+# overlay on both (.cache/dkms/<KVER>/run/), so each run starts from the
+# fresh root with just the packages a user installs. The source: dkms.conf,
 # drivers/block/zram and the compat header of the working tree (git stash
 # create, or HEAD), extracted into /usr/src as its README says. In the
 # root, "dkms add", "dkms build -k KVER", "dkms install -k KVER
@@ -116,8 +116,10 @@ if [ "$suite" = bookworm ]; then
 else
 	fresh_base=$dir/base-$suite-$mkroot_key
 fi
-# the packages a user installs; Debian 13 has 7.3 from trixie-backports
+# the packages a user installs; Debian 13 has 7.3 from trixie-backports,
+# which also has the newer packages 7.3's need (linux-base)
 packages=(dkms "linux-image-$KVER" "linux-headers-$KVER")
+[ "$suite" != trixie ] || packages=(-t trixie-backports "${packages[@]}")
 
 # add_backports ROOT: the trixie-backports source, as a Debian 13 user adds
 # it for 7.3
@@ -238,7 +240,11 @@ mkdir -p "$out"
 installed=$(in_root modinfo -k "$KVER" -F filename zram)
 check "modinfo zram names the DKMS module ($installed)" "${installed%/zram.ko*}" \
 	"/lib/modules/$KVER/updates/dkms"
+# DKMS 3.2 (Debian 13) moves the kernel's module aside, into its tree, and
+# puts it back on "dkms remove"; 3.0 (Debian 12) leaves it in place
 stock_ko=$root/lib/modules/$KVER/kernel/drivers/block/zram/zram.ko.xz
+[ -e "$stock_ko" ] ||
+	stock_ko=$root/var/lib/dkms/$name/original_module/$KVER/$(uname -m)/zram.ko.xz
 xz -dc "$root$installed" >"$out/installed.ko"
 xz -dc "$stock_ko" >"$out/stock.ko"
 funcs "$ko" >"$out/ours.funcs"
