@@ -17,7 +17,7 @@
 # Recompression (CONFIG_ZRAM_MULTI_COMP) is built in, as the kselftest
 # config asks, although Debian's kernels have the option off. With
 # ZRAM_MULTI_COMP=n it is left out, and the module is built from a copy of
-# the sources in .cache/nocomp/zram.
+# the sources in .cache/nocomp/zram (.cache/k6.12/nocomp/zram for 6.12).
 #
 # Usage: [ZRAM_KERNEL=debian|debian-6.12|debug] [ZRAM_MULTI_COMP=n]
 #        tools/build/module.sh [C=1]
@@ -55,6 +55,10 @@ debian-6.12)
 	kdir=$top/.cache/k6.12/root/lib/modules/$kver/build
 	mdir=$top/.cache/k6.12/zram
 	log=$top/.cache/k6.12/module-build.log
+	if [ "${ZRAM_MULTI_COMP:-y}" = n ]; then
+		mdir=$top/.cache/k6.12/nocomp/zram
+		log=$top/.cache/k6.12/nocomp/module-build.log
+	fi
 	in_toolchain=()
 	kcflags=(-include "$top/tools/build/compat/zram-6.12.h")
 	copy_sources "$mdir"

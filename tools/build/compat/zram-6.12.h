@@ -3,8 +3,9 @@
  * Build the zram rework, written against Linux 7.3, for Debian's 6.12
  * kernel: the 7.3 kernel APIs it uses that 6.12 lacks, in terms of what
  * 6.12 has. Out-of-tree builds for a 6.12 kernel include this file first
- * (tools/build/module.sh: KCFLAGS=-include); it is never part of the
- * patch series.
+ * (KCFLAGS=-include: tools/build/module.sh, and DKMS by dkms.conf's MAKE
+ * for 6.12); it is never part of the patch series (make series-check
+ * fails on a patch that names it).
  *
  * zsmalloc: 7.3 reads and writes objects with zs_obj_read_begin()/_end(),
  * zs_obj_read_sg_begin()/_end() and zs_obj_write(), and zs_malloc() takes

@@ -1,36 +1,45 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 #
-# make dkms-check: install this driver with DKMS over a Debian 6.12
-# kernel's zram, the way tools/testing/dkms/README.md says, in a fresh
-# Debian root, then check that the installed module is ours and that it
-# loads and works in the test VM.
+# make dkms-check: install this driver with DKMS over a Debian kernel's
+# zram, the way tools/testing/dkms/README.md says, in a fresh Debian root,
+# then check that the installed module is ours and that it loads and
+# works in the test VM. The kernel is the one the VM boots (KERNEL):
+#   debian       Debian's 7.3 from trixie-backports, in a Debian 13 root
+#   debian-6.12  Debian's 6.12 LTS from bookworm-security, in a Debian 12
+#                root (DKMS builds with the compat header there: dkms.conf)
 #
 # The root: the fresh-machine root of make fresh-check
-# (tools/testing/fresh/mkroot.sh: debootstrap --variant=minbase bookworm,
-# the host's apt setup and a new machine's baseline; its cache
-# .cache/fresh/base-<hash of mkroot.sh> is shared, and built when missing),
-# plus "apt-get install dkms linux-headers-<KVER>" there (which pulls the
-# kernel image in), KVER being the kernel the VM boots. That layer is
-# cached in .cache/dkms/layer-<KVER>-<hash>; every run mounts an overlay
-# on both (.cache/dkms/run/), so each run starts from the fresh root
-# with just the packages a user installs. The source: dkms.conf and drivers/block/zram of the working
-# tree (git stash create, or HEAD), extracted into /usr/src as its README
-# says. In the root, "dkms add", "dkms build -k KVER", "dkms install -k
-# KVER --force-version-override" (-k: the root does not run that
-# kernel; the flag: see that README).
+# (tools/testing/fresh/mkroot.sh: debootstrap --variant=minbase, the
+# host's apt setup and a new machine's baseline). Debian 12's is make
+# fresh-check's cache, .cache/fresh/base-<hash of mkroot.sh>; Debian 13's
+# is .cache/dkms/base-trixie-<hash>; either is built when missing. On it
+# the packages a user installs: for 7.3 the trixie-backports source first,
+# then "apt-get install dkms linux-image-<KVER> linux-headers-<KVER>" (for
+# 7.3 with -t trixie-backports), KVER being the kernel the VM boots. That
+# layer is cached in .cache/dkms/<KVER>/layer-<hash>; every run mounts an
+# overlay on both (.cache/dkms/<KVER>/run/), so each run starts from the
+# fresh root with just the packages a user installs. The source: dkms.conf,
+# drivers/block/zram and the compat header of the working tree (git stash
+# create, or HEAD), extracted into /usr/src as its README says. In the
+# root, "dkms add", "dkms build -k KVER", "dkms install -k KVER
+# --force-version-override" (-k: the root does not run that kernel; the
+# flag: see that README).
 # Checks there: modinfo names updates/dkms/zram.ko*, that file has the
-# functions of drivers/block/zram/zram.ko built from the same tree, which
+# functions of our module built from the same tree for that kernel with
+# Debian's configuration (tools/build/module.sh, ZRAM_MULTI_COMP=n), which
 # differ from the stock module's (neither module has a MODULE_VERSION, so
 # there is no srcversion to compare), and modprobe resolves "zram" to it.
 # Then the VM (which boots the same kernel) uses a copy of the root's
 # /lib/modules/KVER (in the run's results folder, so that the 9p export
 # holds one file system): "modprobe zram" must load a module whose functions (/proc/kallsyms)
 # include every one only ours has and none only stock has, and a few
-# selftests run against it (tools/testing/vm/guest/dkms-load.sh).
+# selftests run against it (tools/testing/vm/guest/dkms-load.sh; their C
+# helpers are built here first).
 #
-# Usage: tools/testing/dkms/dkms-check.sh    (as root; needs network
-# access to the host's Debian mirror on the first run)
+# Usage: tools/testing/dkms/dkms-check.sh [KERNEL=debian|debian-6.12]
+#   (as root; needs network access to the host's Debian mirror on the
+#   first run of each kernel)
 
 set -euo pipefail
 
@@ -46,20 +55,39 @@ if [ -z "${DKMS_CHECK_PRIVATE_NS:-}" ]; then
 	exec env DKMS_CHECK_PRIVATE_NS=1 unshare --mount --propagation private -- "$0" "$@"
 fi
 
+vm_options KERNEL -- "$@"
+# the Debian release of the root, and where tools/build/module.sh builds
+# ours without recompression
+case ${ZRAM_KERNEL:-debian} in
+debian) suite=trixie ko=$cache_dir/nocomp/zram/zram.ko ;;
+debian-6.12) suite=bookworm ko=$cache_dir/k6.12/nocomp/zram/zram.ko ;;
+*) die "KERNEL must be debian or debian-6.12" ;;
+esac
 # the programs below are make module's (deps.sh); mkroot.sh needs debootstrap
 "$vm_dir/deps.sh" --only debootstrap=/usr/sbin/debootstrap
 vm_kernel
+# the kernel's packages that tools/kernel/fetch.sh downloaded
+kernel_debs=$(dirname "$kernel_root")/debs
 conf=$repo_dir/dkms.conf
 name=$(sed -n 's/^PACKAGE_NAME="\(.*\)"$/\1/p' "$conf")
 ver=$(sed -n 's/^PACKAGE_VERSION="\(.*\)"$/\1/p' "$conf")
 if [ -z "$name" ] || [ -z "$ver" ]; then
 	die "no PACKAGE_NAME/PACKAGE_VERSION in $conf"
 fi
-ko=$repo_dir/drivers/block/zram/zram.ko
-[ -e "$ko" ] || die "$ko is not built (make module)"
+# the module of Debian's configuration (DKMS builds that), to compare with
+log "building ours for $KVER without recompression, as Debian's config has it"
+ZRAM_MULTI_COMP=n "$repo_dir/tools/build/module.sh" >"$cache_dir/dkms-module.log" 2>&1 ||
+	{ tail -20 "$cache_dir/dkms-module.log" >&2; die "tools/build/module.sh failed"; }
+[ -e "$ko" ] || die "tools/build/module.sh did not build $ko"
+# the selftests' C helpers (zram_memfill for zram_swap_01), as make
+# check-vm builds them: the VM runs them from the checkout
+log "building the selftests' helpers"
+make -s -C "$repo_dir/tools/testing/selftests/zram" all >&2
 
 dir=$cache_dir/dkms
-run=$dir/run
+# each kernel's layer and runs: the two can run side by side
+kdir=$dir/$KVER
+run=$kdir/run
 root=$run/root
 t0=$SECONDS
 
@@ -81,13 +109,30 @@ umount_below() {
 }
 
 mkroot=$repo_dir/tools/testing/fresh/mkroot.sh
-# the fresh-machine root, cached as make fresh-check caches it
-fresh_base=$cache_dir/fresh/base-$(sha256sum "$mkroot" | cut -c1-16)
+mkroot_key=$(sha256sum "$mkroot" | cut -c1-16)
+# the fresh-machine root; Debian 12's is make fresh-check's cache
+if [ "$suite" = bookworm ]; then
+	fresh_base=$cache_dir/fresh/base-$mkroot_key
+else
+	fresh_base=$dir/base-$suite-$mkroot_key
+fi
+# the packages a user installs; Debian 13 has 7.3 from trixie-backports,
+# which also has the newer packages 7.3's need (linux-base)
+packages=(dkms "linux-image-$KVER" "linux-headers-$KVER")
+[ "$suite" != trixie ] || packages=(-t trixie-backports "${packages[@]}")
+
+# add_backports ROOT: the trixie-backports source, as a Debian 13 user adds
+# it for 7.3
+add_backports() {
+	[ "$suite" = trixie ] || return 0
+	printf 'deb [signed-by=/usr/share/keyrings/debian-archive-keyring.gpg] %s trixie-backports main\n' \
+		"$("$repo_dir/tools/kernel/mirror.sh" trixie)" >"$1/etc/apt/sources.list.d/backports.list"
+}
 
 # build_layer DIR: the DKMS packages on the fresh root, as an overlay
 # upper directory
 build_layer() {
-	local tmp=$dir/tmp-layer mnt=$dir/tmp-mnt
+	local tmp=$kdir/tmp-layer mnt=$kdir/tmp-mnt
 
 	umount_below "$mnt"
 	umount -l "$mnt" 2>/dev/null || true
@@ -96,36 +141,38 @@ build_layer() {
 	mount -t overlay overlay \
 		-o "lowerdir=$fresh_base,upperdir=$tmp/upper,workdir=$tmp/work,xino=on" "$mnt"
 	"$mkroot" --apt "$mnt"
+	add_backports "$mnt"
 	# the kernel packages the harness already downloaded, for apt's cache
-	cp -l "$cache_dir"/debs/*.deb "$mnt/var/cache/apt/archives/" 2>/dev/null ||
-		cp "$cache_dir"/debs/*.deb "$mnt/var/cache/apt/archives/" 2>/dev/null || true
+	cp -l "$kernel_debs"/*.deb "$mnt/var/cache/apt/archives/" 2>/dev/null ||
+		cp "$kernel_debs"/*.deb "$mnt/var/cache/apt/archives/" 2>/dev/null || true
 	mount_pseudo "$mnt"
-	log "apt-get install dkms linux-headers-$KVER (the normal way: it pulls the image in)"
+	log "apt-get install ${packages[*]}"
+	# shellcheck disable=SC2016 # expanded by the shell in the root
 	if ! chroot "$mnt" /usr/bin/env -i PATH=/usr/sbin:/usr/bin:/sbin:/bin \
-		DEBIAN_FRONTEND=noninteractive LANG=C.UTF-8 /bin/sh -ec "
+		DEBIAN_FRONTEND=noninteractive LANG=C.UTF-8 /bin/sh -ec '
 		apt-get update -qq
-		apt-get install -y -q --no-install-recommends dkms linux-headers-$KVER
-		apt-get clean" >"$dir/apt.log" 2>&1; then
-		tail -20 "$dir/apt.log" >&2
+		apt-get install -y -q --no-install-recommends "$@"
+		apt-get clean' _ "${packages[@]}" >"$kdir/apt.log" 2>&1; then
+		tail -20 "$kdir/apt.log" >&2
 		umount_below "$mnt"
 		umount -l "$mnt"
-		die "apt-get install failed (log: $dir/apt.log)"
+		die "apt-get install failed (log: $kdir/apt.log)"
 	fi
 	umount_below "$mnt"
 	umount "$mnt"
-	rm -rf "$dir"/layer-*
+	rm -rf "$kdir"/layer-*
 	mv "$tmp/upper" "$1"
 	rm -rf "$tmp" "$mnt"
 }
 
-mkdir -p "$dir"
+mkdir -p "$kdir"
 if [ ! -d "$fresh_base" ]; then
-	log "building the fresh-machine root with $mkroot"
-	"$mkroot" "$fresh_base"
+	log "building the fresh-machine root of $suite with $mkroot"
+	"$mkroot" --suite "$suite" "$fresh_base"
 fi
 # keyed by the kernel, the fresh root and the code that builds the layer
-layer=$dir/layer-$KVER-$({ echo "$fresh_base"; declare -f build_layer mount_pseudo; } |
-	sha256sum | cut -c1-12)
+layer=$kdir/layer-$({ echo "$fresh_base" "${packages[@]}"
+	declare -f build_layer mount_pseudo add_backports; } | sha256sum | cut -c1-12)
 [ -d "$layer" ] || build_layer "$layer"
 pkgver() { chroot "$root" dpkg-query -W -f="\${Version}" "$1"; }
 
@@ -144,10 +191,11 @@ log "Debian root: $fresh_base + $layer (dkms $(pkgver dkms)," \
 # The README's steps: the source into /usr/src, then dkms add, build, install
 src=$(git -C "$repo_dir" stash create 2>/dev/null || true)
 src=${src:-HEAD}
-log "source: dkms.conf and drivers/block/zram of $(git -C "$repo_dir" rev-parse --short "$src")" \
+log "source: dkms.conf, drivers/block/zram and the compat header of" \
+	"$(git -C "$repo_dir" rev-parse --short "$src")" \
 	"$([ "$src" = HEAD ] || echo '(working tree)')"
-git -C "$repo_dir" archive --prefix="$name-$ver/" "$src" dkms.conf drivers/block/zram |
-	tar -x -C "$root/usr/src"
+git -C "$repo_dir" archive --prefix="$name-$ver/" "$src" dkms.conf drivers/block/zram \
+	tools/build/compat/zram-6.12.h | tar -x -C "$root/usr/src"
 # a command in the root, with a login-like environment, not the caller's
 in_root() {
 	chroot "$root" /usr/bin/env -i PATH=/usr/sbin:/usr/bin:/sbin:/bin \
@@ -192,12 +240,16 @@ mkdir -p "$out"
 installed=$(in_root modinfo -k "$KVER" -F filename zram)
 check "modinfo zram names the DKMS module ($installed)" "${installed%/zram.ko*}" \
 	"/lib/modules/$KVER/updates/dkms"
+# DKMS 3.2 (Debian 13) moves the kernel's module aside, into its tree, and
+# puts it back on "dkms remove"; 3.0 (Debian 12) leaves it in place
 stock_ko=$root/lib/modules/$KVER/kernel/drivers/block/zram/zram.ko.xz
+[ -e "$stock_ko" ] ||
+	stock_ko=$root/var/lib/dkms/$name/original_module/$KVER/$(uname -m)/zram.ko.xz
 xz -dc "$root$installed" >"$out/installed.ko"
 xz -dc "$stock_ko" >"$out/stock.ko"
 funcs "$ko" >"$out/ours.funcs"
 funcs "$out/stock.ko" >"$out/stock.funcs"
-check "the installed module has the functions of drivers/block/zram/zram.ko" \
+check "the installed module has the functions of ${ko#"$repo_dir"/}" \
 	"$(funcs "$out/installed.ko" | sha256sum)" "$(sha256sum <"$out/ours.funcs")"
 comm -23 "$out/ours.funcs" "$out/stock.funcs" >"$out/ours-only"
 comm -13 "$out/ours.funcs" "$out/stock.funcs" >"$out/stock-only"
