@@ -116,6 +116,7 @@ declare -A stock_xfail_7=(
 	[zram_packed_11.sh]="7.x writes one compressed object per block (no packing)"
 	[zram_packed_12.sh]="7.x writes one compressed object per block (no packing)"
 	[zram_packed_13.sh]="7.x writes one compressed object per block (no packing)"
+	[zram_recomp_05.sh]="7.x recompresses the largest objects first, not in index order"
 	[zram_wb_08.sh]="7.x returns OK with writeback_limit exhausted when no slot is eligible"
 	[zram_wb_15.sh]="7.x accepts an empty writeback and two modes ('idle huge')"
 	[zram_wb_19.sh]="7.x writes a slot named twice by page_index twice"
