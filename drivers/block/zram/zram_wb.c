@@ -835,9 +835,11 @@ void zram_wb_init(struct zram *zram)
  * @zram: device; every slot already freed
  *
  * Releases the backing device, its bitmaps (pending frees included) and
- * the read pin state (also when the device was never initialized), and
- * disables writeback_limit with a zero budget, as documented upstream.
- * writeback_batch_size is kept. No read of a written-back slot is in
+ * the read pin state (also when the device was never initialized).
+ * writeback_limit, writeback_limit_enable, writeback_batch_size and
+ * compressed_writeback are kept, as upstream's reset keeps them (its
+ * documentation says the limit is cleared; its code does not, and the
+ * code is what clients meet). No read of a written-back slot is in
  * flight: the core claimed and synced the device, and freed every slot.
  * May run twice in a row (hot_remove); the second run changes nothing.
  *
@@ -853,10 +855,4 @@ void zram_wb_reset(struct zram *zram)
 	zram_bdev_release(zram);
 	zram_bdev_read_exit(zram);
 	wb->cursor = (struct zram_extent_cursor){ };
-	wb->compressed = false;
-	spin_lock(&wb->limit_lock);
-	wb->limit_enable = false;
-	wb->limit = 0;
-	wb->limit_gen++;
-	spin_unlock(&wb->limit_lock);
 }

@@ -332,7 +332,7 @@ static ssize_t writeback_batch_size_show(struct device *dev,
 /*
  * compressed_writeback: pack compressed objects into the backing device
  * (zram_wb_pack.c); upstream's ABI. Set before disksize, like
- * comp_algorithm; reset turns it off again.
+ * comp_algorithm; reset keeps it, as upstream.
  */
 static ssize_t compressed_writeback_store(struct device *dev,
 					  struct device_attribute *attr,

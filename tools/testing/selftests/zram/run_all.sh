@@ -102,7 +102,6 @@ declare -A stock_xfail_7=(
 	[zram_attr_02.sh]="7.x: ENODEV for writeback page_index=-1; no max_comp_streams"
 	[zram_fault_02.sh]="stock bug: 7.x never uses freed blocks again"
 	[zram_fault_03.sh]="stock bug: 7.x loses data when blocks fail among holes, and returns OK"
-	[zram_packed_01.sh]="7.x: one compressed object per block; reset keeps the knob"
 	[zram_packed_02.sh]="7.x writes one compressed object per block (no packing)"
 	[zram_packed_03.sh]="7.x writes one compressed object per block (no packing)"
 	[zram_packed_04.sh]="7.x writes one compressed object per block (no packing)"
