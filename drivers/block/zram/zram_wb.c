@@ -143,17 +143,6 @@ static void zram_wb_limit_give(struct zram_wb *wb, unsigned int nr_pages,
 	spin_unlock(&wb->limit_lock);
 }
 
-/* True when writeback_limit is enforced and not even one page is left. */
-static bool zram_wb_limit_exhausted(struct zram_wb *wb)
-{
-	bool exhausted;
-
-	spin_lock(&wb->limit_lock);
-	exhausted = wb->limit_enable && wb->limit < ZRAM_WB_UNITS_PER_PAGE;
-	spin_unlock(&wb->limit_lock);
-	return exhausted;
-}
-
 /* ------------------------------------------------------------------ */
 /* Stage 1: slot selection                                            */
 /* ------------------------------------------------------------------ */
@@ -777,10 +766,10 @@ static void zram_wb_run_range(struct zram_wb_ctl *ctl,
  *
  * Context: process context, zram.pp_lock held (the device stays
  * initialized); sleeps.
- * Return: 0; -EIO when writeback_limit is enforced and exhausted (also
- * before any slot is looked at, as upstream), or stopped it with slots
- * left, or a bio failed (the other slots were still written); -ENOSPC
- * when the backing device is full; -ENOMEM.
+ * Return: 0; -EIO when a bio failed (the other slots were still
+ * written), else -EIO when writeback_limit is enforced and stopped the
+ * writeback with a selected slot left (not when no slot qualified, as
+ * upstream), -ENOSPC when the backing device is full, -ENOMEM.
  */
 int zram_wb_run(struct zram *zram, const struct zram_wb_range *ranges,
 		int nr_ranges)
@@ -788,8 +777,6 @@ int zram_wb_run(struct zram *zram, const struct zram_wb_range *ranges,
 	int i;
 
 	lockdep_assert_held(&zram->pp_lock);
-	if (zram_wb_limit_exhausted(&zram->wb))
-		return -EIO;
 	struct zram_wb_ctl *ctl __free(zram_wb_ctl) = zram_wb_ctl_alloc(zram);
 
 	if (!ctl)
@@ -805,9 +792,10 @@ int zram_wb_run(struct zram *zram, const struct zram_wb_range *ranges,
 	}
 	zram_wb_wait_all(ctl);
 
-	if (ctl->stop_err)
-		return ctl->stop_err;
-	return ctl->io_error ? -EIO : 0;
+	/* A failed bio is reported before the reason the writeback stopped. */
+	if (ctl->io_error)
+		return -EIO;
+	return ctl->stop_err;
 }
 
 /* ------------------------------------------------------------------ */

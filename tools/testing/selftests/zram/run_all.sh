@@ -99,7 +99,6 @@ declare -A stock_xfail=(
 # reason says "stock bug" where stock loses or mixes up data or blocks.
 declare -A stock_xfail_7=(
 	[zram_algo_02.sh]="7.x refuses out-of-range levels at init instead of clamping; dict= errno"
-	[zram_attr_02.sh]="7.x: ENODEV for writeback page_index=-1; no max_comp_streams"
 	[zram_fault_02.sh]="stock bug: 7.x never uses freed blocks again"
 	[zram_fault_03.sh]="stock bug: 7.x loses data when blocks fail among holes, and returns OK"
 	[zram_packed_02.sh]="7.x writes one compressed object per block (no packing)"
@@ -114,8 +113,6 @@ declare -A stock_xfail_7=(
 	[zram_packed_12.sh]="7.x writes one compressed object per block (no packing)"
 	[zram_packed_13.sh]="7.x writes one compressed object per block (no packing)"
 	[zram_recomp_05.sh]="7.x recompresses the largest objects first, not in index order"
-	[zram_wb_08.sh]="7.x returns OK with writeback_limit exhausted when no slot is eligible"
-	[zram_wb_15.sh]="7.x accepts an empty writeback and two modes ('idle huge')"
 	[zram_wb_19.sh]="7.x writes a slot named twice by page_index twice"
 	[zram_wb_20.sh]="7.x writes a slot named twice twice"
 	[zram_zramctl_01.sh]="7.x has no max_comp_streams: zramctl --streams fails"
@@ -125,6 +122,8 @@ declare -A stock_xfail_7=(
 declare -A stock_xfail_6=(
 	[zram_idle_01.sh]="6.12: idle AGE >= uptime clears every mark; ages in ns"
 	[zram_idle_02.sh]="6.12 takes idle ages past 2^32-1 s and wraps them past 2^64 ns"
+	[zram_attr_02.sh]="6.12 parses writeback input before it answers ENODEV"
+	[zram_wb_08.sh]="6.12 fails with EIO when the limit is exhausted, eligible slot or not"
 )
 case $(uname -r) in
 7.*)
