@@ -12,7 +12,7 @@
  *     blocks on the backing device, next-fit from a cursor.
  *  3. Submission and completion (zram_wb_write_one(), zram_wb_commit())
  *     copy the selected slots into a request's buffer, write each run of
- *     blocks with one bio, keep up to writeback_batch_size requests in
+ *     blocks with one bio, keep up to writeback_batch_size pages in
  *     flight, and commit each slot to its block when its request has
  *     completed. The writer commits the completed requests itself
  *     (zram_wb_commit_done()) whenever it needs a request and before it
@@ -70,13 +70,18 @@
 #include "zram_slot.h"
 #include "zram_wb_internal.h"
 
-#define ZRAM_WB_DEF_BATCH_SIZE	32
+/*
+ * writeback_batch_size counts pages in flight. The default keeps 32
+ * requests of ZRAM_WB_MAX_BIO_PAGES pages in flight.
+ */
+#define ZRAM_WB_DEF_BATCH_SIZE	(32 * ZRAM_WB_MAX_BIO_PAGES)
 /*
  * Most pages one writeback keeps in flight (16 MiB with 4 KiB pages),
- * whatever writeback_batch_size asks for: each request in flight holds
- * up to ZRAM_WB_MAX_BIO_PAGES data pages of its own.
+ * whatever writeback_batch_size asks for.
  */
 #define ZRAM_WB_MAX_INFLIGHT_PAGES	4096
+/* Fewest requests a writeback_batch_size of 4 pages or more is split into. */
+#define ZRAM_WB_MIN_REQS	4
 /* Most slots selected, and most slots walked, before writing them. */
 #define ZRAM_WB_SELECT_CHUNK	1024
 #define ZRAM_WB_SCAN_CHUNK	(16 * ZRAM_WB_SELECT_CHUNK)
@@ -628,7 +633,7 @@ void zram_wb_commit_done(struct zram_wb_ctl *ctl)
 	list_for_each_entry(req, &done, node) {
 		zram_wb_commit(ctl, req);
 		nr++;
-		/* Up to writeback_batch_size requests of 256 slots each. */
+		/* Up to 4096 requests of up to 256 slots each. */
 		cond_resched();
 	}
 	spin_lock_irq(&ctl->lock);
@@ -677,15 +682,28 @@ static unsigned int zram_wb_max_bio_pages(struct zram *zram)
 	return max(pages, 1U);
 }
 
-/*
- * Requests in flight: writeback_batch_size, bounded so that the pages held
- * stay within ZRAM_WB_MAX_INFLIGHT_PAGES.
+/**
+ * zram_wb_batch - split writeback_batch_size into requests
+ * @wb: writeback state
+ * @max_bio_pages: in: most pages per bio the device takes; out: pages per
+ *	request
+ *
+ * writeback_batch_size is the number of pages in flight, clamped to
+ * 1..%ZRAM_WB_MAX_INFLIGHT_PAGES. They are split into at least
+ * %ZRAM_WB_MIN_REQS requests when there are that many pages, so the
+ * device still sees several bios at once, each of at most @max_bio_pages.
+ *
+ * Return: requests in flight; with the pages per request, at most the
+ * pages asked for.
  */
-static unsigned int zram_wb_batch_size(struct zram_wb *wb,
-				       unsigned int max_bio_pages)
+static unsigned int zram_wb_batch(struct zram_wb *wb,
+				  unsigned int *max_bio_pages)
 {
-	return clamp(READ_ONCE(wb->batch_size), 1U,
-		     ZRAM_WB_MAX_INFLIGHT_PAGES / max_bio_pages);
+	unsigned int pages = clamp(READ_ONCE(wb->batch_size), 1U,
+				   ZRAM_WB_MAX_INFLIGHT_PAGES);
+
+	*max_bio_pages = clamp(pages / ZRAM_WB_MIN_REQS, 1U, *max_bio_pages);
+	return pages / *max_bio_pages;
 }
 
 /**
@@ -715,7 +733,7 @@ static struct zram_wb_ctl *zram_wb_ctl_alloc(struct zram *zram)
 
 	ctl->packed = wb->compressed;
 	ctl->max_bio_pages = zram_wb_max_bio_pages(zram);
-	ctl->batch_size = zram_wb_batch_size(wb, ctl->max_bio_pages);
+	ctl->batch_size = zram_wb_batch(wb, &ctl->max_bio_pages);
 	ctl->max_objs = ctl->max_bio_pages;
 	if (ctl->packed)
 		ctl->max_objs = ZRAM_WB_MAX_PACKED_OBJS;
