@@ -118,8 +118,9 @@ enum zram_pageflags {
 	/* Core (idle store) sets, any access clears: not used since marked. */
 	ZRAM_IDLE,
 	/*
-	 * Recompression (zram_slot_recompress()): every secondary algorithm
-	 * was tried and none made the object smaller; not tried again.
+	 * Recompression (zram_slot_recompress()): the highest configured
+	 * secondary algorithm did not make the object smaller; not tried
+	 * again.
 	 * Writeback's "incompressible" mode selects these slots.
 	 */
 	ZRAM_INCOMPRESSIBLE,

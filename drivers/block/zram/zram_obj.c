@@ -492,14 +492,14 @@ void zram_obj_discard(struct zram *zram, const struct zram_obj *obj)
 }
 
 #ifdef CONFIG_ZRAM_MULTI_COMP
-/* Number of configured secondary compressors. */
-static unsigned int zram_obj_nr_secondary(struct zram *zram)
+/* True when no compressor is configured above priority @prio. */
+static bool zram_obj_highest_prio(struct zram *zram, u32 prio)
 {
-	unsigned int prio, nr = 0;
-
-	for (prio = ZCOMP_PRIO_PRIMARY + 1; prio < ZCOMP_MAX_PRIOS; prio++)
-		nr += !!zram->comps[prio];
-	return nr;
+	for (prio++; prio < ZCOMP_MAX_PRIOS; prio++) {
+		if (zram->comps[prio])
+			return false;
+	}
+	return true;
 }
 
 /**
@@ -508,16 +508,19 @@ static unsigned int zram_obj_nr_secondary(struct zram *zram)
  * @zram: device
  * @index: slot index (PAGE_SIZE units); holds a zsmalloc object
  * @page: scratch page, PAGE_SIZE bytes; receives the slot's data
- * @spec: priorities to try and the size threshold
+ * @spec: the priority to compress with (configured) and the threshold
  * @obj: out, with %ZRAM_RECOMP_STORED: the new object and its priority
  *
- * Tries the configured priorities in @spec's range, in order, each above
- * the one that made the current object, until one compresses into a
- * smaller zsmalloc size class (and below @spec->threshold bytes, when
- * set). The new object is allocated without direct reclaim: the old one
- * is still there, nothing is lost when memory is short.
+ * Compresses with @spec->prio when the object was made by a lower
+ * priority and is at least @spec->threshold bytes (when set). The result
+ * is kept when it falls into a smaller zsmalloc size class (and below the
+ * threshold, when set). When it is not kept and no compressor is
+ * configured above @spec->prio, the object is incompressible, as
+ * upstream decides it. The new object is allocated without direct
+ * reclaim: the old one is still there, nothing is lost when memory is
+ * short.
  *
- * Context: slot lock held (never sleeps); takes compression streams.
+ * Context: slot lock held (never sleeps); takes a compression stream.
  * Return: a &enum zram_recomp_result, or -EIO (data did not decompress or
  * compress), -ENOMEM (no memory for the new object).
  */
@@ -526,42 +529,33 @@ int zram_obj_recompress(struct zram *zram, u32 index, struct page *page,
 			struct zram_obj *obj)
 {
 	unsigned int old_size = zram_get_obj_size(zram, index);
-	u32 cur = zram_slot_get_prio(zram, index);
-	unsigned int old_class, size, tried = 0;
+	struct zcomp *comp = zram->comps[spec->prio];
+	u32 prio = spec->prio;
 	struct zcomp_strm *zstrm;
-	bool smaller = false;
 	unsigned long handle;
-	u32 prio;
+	unsigned int size;
 	int ret;
 
 	lockdep_assert_held(&zram->table[index].lock);
 	if (spec->threshold && old_size < spec->threshold)
 		return ZRAM_RECOMP_SKIPPED;
-	old_class = zs_lookup_class_index(zram->mem_pool, old_size);
-	for (prio = spec->prio; prio < spec->prio_max; prio++) {
-		if (!zram->comps[prio] || prio <= cur)
-			continue;
-		if (!tried++) {
-			ret = zram_obj_read(zram, page, index);
-			if (ret)
-				return ret;
-		}
-		zstrm = zcomp_stream_get(zram->comps[prio]);
-		ret = zram_compress(zram, zstrm, page, &size);
-		if (ret) {
-			zcomp_stream_put(zram->comps[prio]);
-			return ret;
-		}
-		if (zs_lookup_class_index(zram->mem_pool, size) < old_class) {
-			smaller = true;
-			if (!spec->threshold || size < spec->threshold)
-				goto out_store;
-		}
-		zcomp_stream_put(zram->comps[prio]);
-	}
-	if (!tried)
+	if (zram_slot_get_prio(zram, index) >= prio)
 		return ZRAM_RECOMP_NOT_TRIED;
-	if (!smaller && tried == zram_obj_nr_secondary(zram))
+	ret = zram_obj_read(zram, page, index);
+	if (ret)
+		return ret;
+	zstrm = zcomp_stream_get(comp);
+	ret = zram_compress(zram, zstrm, page, &size);
+	if (ret) {
+		zcomp_stream_put(comp);
+		return ret;
+	}
+	if (zs_lookup_class_index(zram->mem_pool, size) <
+	    zs_lookup_class_index(zram->mem_pool, old_size) &&
+	    (!spec->threshold || size < spec->threshold))
+		goto out_store;
+	zcomp_stream_put(comp);
+	if (zram_obj_highest_prio(zram, prio))
 		return ZRAM_RECOMP_INCOMPRESSIBLE;
 	return ZRAM_RECOMP_NO_GAIN;
 
@@ -570,12 +564,12 @@ out_store:
 			   __GFP_NOWARN | __GFP_HIGHMEM | __GFP_MOVABLE,
 			   page_to_nid(page));
 	if (IS_ERR_VALUE(handle)) {
-		zcomp_stream_put(zram->comps[prio]);
+		zcomp_stream_put(comp);
 		return -ENOMEM;
 	}
 	*obj = (struct zram_obj){ .handle = handle, .size = size, .prio = prio };
 	zram_obj_fill(zram, zstrm, page, obj);
-	zcomp_stream_put(zram->comps[prio]);
+	zcomp_stream_put(comp);
 	return ZRAM_RECOMP_STORED;
 }
 #endif /* CONFIG_ZRAM_MULTI_COMP */

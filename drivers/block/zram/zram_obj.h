@@ -30,12 +30,12 @@ struct zram_obj {
 /**
  * enum zram_recomp_result - what zram_obj_recompress() did with a slot
  * @ZRAM_RECOMP_SKIPPED: not looked at: the object is below the threshold
- * @ZRAM_RECOMP_NOT_TRIED: looked at, but no configured priority of the
- *	range is above the object's own
- * @ZRAM_RECOMP_NO_GAIN: algorithms were tried, none saved memory (or
- *	none came below the threshold)
- * @ZRAM_RECOMP_INCOMPRESSIBLE: every secondary algorithm was tried and
- *	none made the object smaller
+ * @ZRAM_RECOMP_NOT_TRIED: not looked at: the object was made by the
+ *	requested priority or a higher one
+ * @ZRAM_RECOMP_NO_GAIN: the requested priority was tried and did not
+ *	save memory (or did not come below the threshold)
+ * @ZRAM_RECOMP_INCOMPRESSIBLE: as %ZRAM_RECOMP_NO_GAIN, and no priority
+ *	is configured above the requested one
  * @ZRAM_RECOMP_STORED: a smaller object was made
  */
 enum zram_recomp_result {

@@ -130,27 +130,27 @@ static int zram_recomp_parse_mode(const char *val, unsigned int *mode)
  * zram_recomp_parse() - parse recompress input
  * @args: "key=value ..." with type, max_pages, threshold, algo, priority,
  *	split in place; unknown keys are ignored, as upstream
- * @spec: out: the request; @spec->prio/prio_max cover every secondary
- *	priority unless priority= narrows them to one
+ * @spec: out: the request; @spec->prio is priority= (not range checked
+ *	yet), or the first secondary priority
  * @algo: out: the algo= value, or NULL (resolved to a priority later)
+ * @prio_given: out: whether priority= was given
  *
  * Context: process context.
  * Return: 0; -EINVAL for a key without a value or an unknown type;
  * kstrto*()'s errno for a number that does not parse or fit.
  */
 static int zram_recomp_parse(char *args, struct zram_recomp_spec *spec,
-			     const char **algo)
+			     const char **algo, bool *prio_given)
 {
 	char *param, *val;
-	u32 prio;
-	int ret = 0;
+	int prio, ret = 0;
 
 	*spec = (struct zram_recomp_spec){
 		.prio = ZRAM_RECOMP_FIRST_PRIO,
-		.prio_max = ZCOMP_MAX_PRIOS,
 		.max_pages = U64_MAX,
 	};
 	*algo = NULL;
+	*prio_given = false;
 	args = skip_spaces(args);
 	while (*args && !ret) {
 		args = next_arg(args, &param, &val);
@@ -165,11 +165,13 @@ static int zram_recomp_parse(char *args, struct zram_recomp_spec *spec,
 		} else if (!strcmp(param, "algo")) {
 			*algo = val;
 		} else if (!strcmp(param, "priority")) {
-			ret = kstrtouint(val, 10, &prio);
-			/* Priority 0 means the first secondary one. */
-			spec->prio = max_t(u32, prio, ZRAM_RECOMP_FIRST_PRIO);
-			spec->prio_max = min_t(u32, spec->prio + 1,
-					       ZCOMP_MAX_PRIOS);
+			/*
+			 * Signed, as upstream: "-1" parses, and is refused as
+			 * out of range (EINVAL) by zram_recomp_prepare().
+			 */
+			ret = kstrtoint(val, 10, &prio);
+			spec->prio = prio;
+			*prio_given = true;
 		}
 	}
 	return ret;
@@ -178,18 +180,24 @@ static int zram_recomp_parse(char *args, struct zram_recomp_spec *spec,
 /**
  * zram_recomp_prepare() - check a request against the initialized device
  * @zram: device
- * @spec: the parsed request; with @algo, narrowed to that algorithm's
+ * @spec: the parsed request; with @algo alone, set to that algorithm's
  *	priority
  * @algo: the algo= value, or NULL
+ * @prio_given: whether @spec->prio came from priority=
  * @nr_slots: out: the device size in slots
+ *
+ * Resolves the one priority to recompress with, as upstream: priority=
+ * (1 to 3), else the lowest secondary priority @algo is configured at,
+ * else 1. With both, @algo must be the algorithm at that priority.
  *
  * Context: process context, zram.pp_lock held; takes init_lock for read.
  * Return: 0; -EINVAL when the device is not initialized, @spec->threshold
- * is not below huge_class_size, or @algo is not a secondary algorithm at
- * or above @spec->prio.
+ * is not below huge_class_size, the priority is out of range, @algo does
+ * not match, or no algorithm is configured at the priority.
  */
 static int zram_recomp_prepare(struct zram *zram, struct zram_recomp_spec *spec,
-			       const char *algo, unsigned long *nr_slots)
+			       const char *algo, bool prio_given,
+			       unsigned long *nr_slots)
 {
 	int prio;
 
@@ -197,13 +205,17 @@ static int zram_recomp_prepare(struct zram *zram, struct zram_recomp_spec *spec,
 	guard(rwsem_read)(&zram->init_lock);
 	if (!zram_init_done(zram) || spec->threshold >= zram->huge_class_size)
 		return -EINVAL;
+	if (spec->prio < ZRAM_RECOMP_FIRST_PRIO || spec->prio >= ZCOMP_MAX_PRIOS)
+		return -EINVAL;
 	if (algo) {
-		prio = zcomp_conf_find(zram->comp_conf, spec->prio, algo);
-		if (prio < 0)
-			return prio;
+		prio = zcomp_conf_find(zram->comp_conf, prio_given ?
+				       spec->prio : ZRAM_RECOMP_FIRST_PRIO, algo);
+		if (prio < 0 || (prio_given && prio != spec->prio))
+			return -EINVAL;
 		spec->prio = prio;
-		spec->prio_max = prio + 1;
 	}
+	if (!zram->comps[spec->prio])
+		return -EINVAL;
 	*nr_slots = zram->disksize >> PAGE_SHIFT;
 	return 0;
 }
@@ -256,18 +268,19 @@ static ssize_t recompress_store(struct device *dev,
 	struct zram *zram = dev_to_zram(dev);
 	struct zram_recomp_spec spec;
 	unsigned long nr_slots;
+	bool prio_given;
 	const char *algo;
 	int ret;
 
 	if (!args)
 		return -ENOMEM;
-	ret = zram_recomp_parse(args, &spec, &algo);
+	ret = zram_recomp_parse(args, &spec, &algo, &prio_given);
 	if (ret)
 		return ret;
 
 	if (mutex_lock_killable(&zram->pp_lock))
 		return -EINTR;
-	ret = zram_recomp_prepare(zram, &spec, algo, &nr_slots);
+	ret = zram_recomp_prepare(zram, &spec, algo, prio_given, &nr_slots);
 	if (!ret)
 		ret = zram_recomp_run(zram, &spec, nr_slots);
 	mutex_unlock(&zram->pp_lock);

@@ -20,8 +20,8 @@
  * @mode: ZRAM_RECOMP_* bits the slots must match
  * @threshold: only objects of at least this many bytes are recompressed,
  *	and only into fewer bytes than this; 0 for any
- * @prio: first compressor priority to try (1 or more)
- * @prio_max: priority after the last one to try
+ * @prio: the one compressor priority to recompress with (1 or more);
+ *	slots whose object that priority or a higher one made are left alone
  * @max_pages: most slots to try (tried slots count, saved or not);
  *	U64_MAX for all
  */
@@ -29,7 +29,6 @@ struct zram_recomp_spec {
 	unsigned int mode;
 	u32 threshold;
 	u32 prio;
-	u32 prio_max;
 	u64 max_pages;
 };
 

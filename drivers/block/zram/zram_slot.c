@@ -286,12 +286,14 @@ static bool zram_slot_recomp_eligible(struct zram *zram, u32 index,
 	return true;
 }
 
-/* Slot lock held: replaces the slot's object by @obj, keeping its age. */
+/*
+ * Slot lock held: replaces the slot's object by @obj. As upstream, the
+ * slot starts afresh: no flag, no access time, so any later "idle AGE"
+ * finds it idle.
+ */
 static void zram_slot_install_recompressed(struct zram *zram, u32 index,
 					   const struct zram_obj *obj)
 {
-	ktime_t actime = zram_slot_get_actime(zram, index);
-
 	/* Frees the old object; clears every flag, ZRAM_HUGE included. */
 	zram_slot_free(zram, index);
 	zram_set_handle(zram, index, obj->handle);
@@ -299,7 +301,6 @@ static void zram_slot_install_recompressed(struct zram *zram, u32 index,
 	zram_slot_set_prio(zram, index, obj->prio);
 	atomic64_add(obj->size, &zram->stats.compr_data_size);
 	atomic64_inc(&zram->stats.pages_stored);
-	zram_slot_set_actime(zram, index, actime);
 }
 
 /**
@@ -309,11 +310,13 @@ static void zram_slot_install_recompressed(struct zram *zram, u32 index,
  * @spec: the request (mode, threshold, priorities)
  * @page: scratch page, PAGE_SIZE bytes
  *
- * A slot that holds an object in RAM and matches @spec->mode gets a new,
- * smaller object from a secondary algorithm if one saves memory. A slot
- * at or above @spec->threshold was looked at and loses ZRAM_IDLE, as
- * upstream (the next idle post-processing does not pick it again); one
- * that no secondary algorithm can shrink becomes ZRAM_INCOMPRESSIBLE.
+ * A slot that holds an object in RAM, matches @spec->mode and whose
+ * object a lower priority made gets a new, smaller object from
+ * @spec->prio if that saves memory. A slot the algorithm was tried on
+ * loses ZRAM_IDLE, as upstream (the next idle post-processing does not
+ * pick it again); when the highest configured priority cannot shrink it,
+ * it becomes ZRAM_INCOMPRESSIBLE. Slots below @spec->threshold, or
+ * already made by @spec->prio or a higher priority, are left as they are.
  *
  * Context: task context, zram.pp_lock held; takes the slot lock, never
  * sleeps under it.
@@ -334,9 +337,7 @@ int zram_slot_recompress(struct zram *zram, u32 index,
 		ret = zram_obj_recompress(zram, index, page, spec, &obj);
 	switch (ret) {
 	case ZRAM_RECOMP_SKIPPED:
-		break;
 	case ZRAM_RECOMP_NOT_TRIED:
-		zram_clear_flag(zram, index, ZRAM_IDLE);
 		ret = 0;
 		break;
 	case ZRAM_RECOMP_INCOMPRESSIBLE:

@@ -185,30 +185,30 @@ static ssize_t mem_used_max_store(struct device *dev,
 
 /**
  * zram_parse_idle() - parse the idle attribute
- * @buf: "all", or an age in seconds (only with access time tracking)
- * @cutoff: out: 0 for "all", else the boottime @buf seconds ago; an age
- *	at or beyond the uptime gives 1 ns after boot, before every access
- *	time, so no slot is idle for that long
+ * @buf: "all", or an age in whole seconds, a u32 in any base kstrtouint()
+ *	takes (only with access time tracking)
+ * @cutoff: out: 0 for "all", else the start of the second @buf seconds
+ *	before the current one: a slot last accessed in an earlier second
+ *	is idle, as upstream compares whole seconds
  *
  * Context: any context.
- * Return: 0, or -EINVAL for anything else.
+ * Return: 0; 1 when the age is at or beyond the uptime in seconds, so no
+ * slot can be that old; -EINVAL for anything else.
  */
 static int zram_parse_idle(const char *buf, ktime_t *cutoff)
 {
-	u64 now = ktime_get_boottime_ns();
-	u64 age_sec;
+	u64 now = ktime_get_boottime_seconds();
+	u32 age_sec;
 
 	*cutoff = 0;
 	if (sysfs_streq(buf, "all"))
 		return 0;
 	if (!IS_ENABLED(CONFIG_ZRAM_TRACK_ENTRY_ACTIME) ||
-	    kstrtoull(buf, 0, &age_sec))
+	    kstrtouint(buf, 0, &age_sec))
 		return -EINVAL;
-	/* Compare in seconds first: age_sec * NSEC_PER_SEC may wrap. */
-	if (age_sec >= div_u64(now, NSEC_PER_SEC))
-		*cutoff = 1;
-	else
-		*cutoff = ns_to_ktime(now - age_sec * NSEC_PER_SEC);
+	if (age_sec >= now)
+		return 1;
+	*cutoff = ns_to_ktime((now - age_sec) * NSEC_PER_SEC);
 	return 0;
 }
 
@@ -217,9 +217,14 @@ static ssize_t idle_store(struct device *dev, struct device_attribute *attr,
 {
 	struct zram *zram = dev_to_zram(dev);
 	ktime_t cutoff;
+	int ret;
 
-	if (zram_parse_idle(buf, &cutoff))
-		return -EINVAL;
+	ret = zram_parse_idle(buf, &cutoff);
+	if (ret < 0)
+		return ret;
+	/* No slot is that old: nothing changes, even uninitialized. */
+	if (ret)
+		return len;
 
 	guard(rwsem_read)(&zram->init_lock);
 	if (!zram_init_done(zram))

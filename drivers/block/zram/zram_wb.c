@@ -12,7 +12,7 @@
  *     blocks on the backing device, next-fit from a cursor.
  *  3. Submission and completion (zram_wb_write_one(), zram_wb_commit())
  *     copy the selected slots into a request's buffer, write each run of
- *     blocks with one bio, keep up to writeback_batch_size requests in
+ *     blocks with one bio, keep up to writeback_batch_size pages in
  *     flight, and commit each slot to its block when its request has
  *     completed. The writer commits the completed requests itself
  *     (zram_wb_commit_done()) whenever it needs a request and before it
@@ -70,13 +70,18 @@
 #include "zram_slot.h"
 #include "zram_wb_internal.h"
 
-#define ZRAM_WB_DEF_BATCH_SIZE	32
+/*
+ * writeback_batch_size counts pages in flight. The default keeps 32
+ * requests of ZRAM_WB_MAX_BIO_PAGES pages in flight.
+ */
+#define ZRAM_WB_DEF_BATCH_SIZE	(32 * ZRAM_WB_MAX_BIO_PAGES)
 /*
  * Most pages one writeback keeps in flight (16 MiB with 4 KiB pages),
- * whatever writeback_batch_size asks for: each request in flight holds
- * up to ZRAM_WB_MAX_BIO_PAGES data pages of its own.
+ * whatever writeback_batch_size asks for.
  */
 #define ZRAM_WB_MAX_INFLIGHT_PAGES	4096
+/* Fewest requests a writeback_batch_size of 4 pages or more is split into. */
+#define ZRAM_WB_MIN_REQS	4
 /* Most slots selected, and most slots walked, before writing them. */
 #define ZRAM_WB_SELECT_CHUNK	1024
 #define ZRAM_WB_SCAN_CHUNK	(16 * ZRAM_WB_SELECT_CHUNK)
@@ -141,17 +146,6 @@ static void zram_wb_limit_give(struct zram_wb *wb, unsigned int nr_pages,
 	if (wb->limit_gen == gen)
 		wb->limit += (u64)nr_pages * ZRAM_WB_UNITS_PER_PAGE;
 	spin_unlock(&wb->limit_lock);
-}
-
-/* True when writeback_limit is enforced and not even one page is left. */
-static bool zram_wb_limit_exhausted(struct zram_wb *wb)
-{
-	bool exhausted;
-
-	spin_lock(&wb->limit_lock);
-	exhausted = wb->limit_enable && wb->limit < ZRAM_WB_UNITS_PER_PAGE;
-	spin_unlock(&wb->limit_lock);
-	return exhausted;
 }
 
 /* ------------------------------------------------------------------ */
@@ -639,7 +633,7 @@ void zram_wb_commit_done(struct zram_wb_ctl *ctl)
 	list_for_each_entry(req, &done, node) {
 		zram_wb_commit(ctl, req);
 		nr++;
-		/* Up to writeback_batch_size requests of 256 slots each. */
+		/* Up to 4096 requests of up to 256 slots each. */
 		cond_resched();
 	}
 	spin_lock_irq(&ctl->lock);
@@ -688,15 +682,28 @@ static unsigned int zram_wb_max_bio_pages(struct zram *zram)
 	return max(pages, 1U);
 }
 
-/*
- * Requests in flight: writeback_batch_size, bounded so that the pages held
- * stay within ZRAM_WB_MAX_INFLIGHT_PAGES.
+/**
+ * zram_wb_batch - split writeback_batch_size into requests
+ * @wb: writeback state
+ * @max_bio_pages: in: most pages per bio the device takes; out: pages per
+ *	request
+ *
+ * writeback_batch_size is the number of pages in flight, clamped to
+ * 1..%ZRAM_WB_MAX_INFLIGHT_PAGES. They are split into at least
+ * %ZRAM_WB_MIN_REQS requests when there are that many pages, so the
+ * device still sees several bios at once, each of at most @max_bio_pages.
+ *
+ * Return: requests in flight; with the pages per request, at most the
+ * pages asked for.
  */
-static unsigned int zram_wb_batch_size(struct zram_wb *wb,
-				       unsigned int max_bio_pages)
+static unsigned int zram_wb_batch(struct zram_wb *wb,
+				  unsigned int *max_bio_pages)
 {
-	return clamp(READ_ONCE(wb->batch_size), 1U,
-		     ZRAM_WB_MAX_INFLIGHT_PAGES / max_bio_pages);
+	unsigned int pages = clamp(READ_ONCE(wb->batch_size), 1U,
+				   ZRAM_WB_MAX_INFLIGHT_PAGES);
+
+	*max_bio_pages = clamp(pages / ZRAM_WB_MIN_REQS, 1U, *max_bio_pages);
+	return pages / *max_bio_pages;
 }
 
 /**
@@ -726,7 +733,7 @@ static struct zram_wb_ctl *zram_wb_ctl_alloc(struct zram *zram)
 
 	ctl->packed = wb->compressed;
 	ctl->max_bio_pages = zram_wb_max_bio_pages(zram);
-	ctl->batch_size = zram_wb_batch_size(wb, ctl->max_bio_pages);
+	ctl->batch_size = zram_wb_batch(wb, &ctl->max_bio_pages);
 	ctl->max_objs = ctl->max_bio_pages;
 	if (ctl->packed)
 		ctl->max_objs = ZRAM_WB_MAX_PACKED_OBJS;
@@ -777,10 +784,10 @@ static void zram_wb_run_range(struct zram_wb_ctl *ctl,
  *
  * Context: process context, zram.pp_lock held (the device stays
  * initialized); sleeps.
- * Return: 0; -EIO when writeback_limit is enforced and exhausted (also
- * before any slot is looked at, as upstream), or stopped it with slots
- * left, or a bio failed (the other slots were still written); -ENOSPC
- * when the backing device is full; -ENOMEM.
+ * Return: 0; -EIO when a bio failed (the other slots were still
+ * written), else -EIO when writeback_limit is enforced and stopped the
+ * writeback with a selected slot left (not when no slot qualified, as
+ * upstream), -ENOSPC when the backing device is full, -ENOMEM.
  */
 int zram_wb_run(struct zram *zram, const struct zram_wb_range *ranges,
 		int nr_ranges)
@@ -788,8 +795,6 @@ int zram_wb_run(struct zram *zram, const struct zram_wb_range *ranges,
 	int i;
 
 	lockdep_assert_held(&zram->pp_lock);
-	if (zram_wb_limit_exhausted(&zram->wb))
-		return -EIO;
 	struct zram_wb_ctl *ctl __free(zram_wb_ctl) = zram_wb_ctl_alloc(zram);
 
 	if (!ctl)
@@ -805,9 +810,10 @@ int zram_wb_run(struct zram *zram, const struct zram_wb_range *ranges,
 	}
 	zram_wb_wait_all(ctl);
 
-	if (ctl->stop_err)
-		return ctl->stop_err;
-	return ctl->io_error ? -EIO : 0;
+	/* A failed bio is reported before the reason the writeback stopped. */
+	if (ctl->io_error)
+		return -EIO;
+	return ctl->stop_err;
 }
 
 /* ------------------------------------------------------------------ */
@@ -835,9 +841,11 @@ void zram_wb_init(struct zram *zram)
  * @zram: device; every slot already freed
  *
  * Releases the backing device, its bitmaps (pending frees included) and
- * the read pin state (also when the device was never initialized), and
- * disables writeback_limit with a zero budget, as documented upstream.
- * writeback_batch_size is kept. No read of a written-back slot is in
+ * the read pin state (also when the device was never initialized).
+ * writeback_limit, writeback_limit_enable, writeback_batch_size and
+ * compressed_writeback are kept, as upstream's reset keeps them (its
+ * documentation says the limit is cleared; its code does not, and the
+ * code is what clients meet). No read of a written-back slot is in
  * flight: the core claimed and synced the device, and freed every slot.
  * May run twice in a row (hot_remove); the second run changes nothing.
  *
@@ -853,10 +861,4 @@ void zram_wb_reset(struct zram *zram)
 	zram_bdev_release(zram);
 	zram_bdev_read_exit(zram);
 	wb->cursor = (struct zram_extent_cursor){ };
-	wb->compressed = false;
-	spin_lock(&wb->limit_lock);
-	wb->limit_enable = false;
-	wb->limit = 0;
-	wb->limit_gen++;
-	spin_unlock(&wb->limit_lock);
 }

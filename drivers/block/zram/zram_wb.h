@@ -42,10 +42,10 @@ struct zram;
  * @limit: remaining writeback budget in 4 KiB units
  * @limit_gen: bumped whenever @limit or @limit_enable is written, so that
  *	budget given back by a writeback never lands in a newer budget
- * @batch_size: bios kept in flight by one writeback (writeback_batch_size);
- *	WRITE_ONCE() by the store, sampled once at the start of each
- *	writeback, which keeps at most ZRAM_WB_MAX_INFLIGHT_PAGES in flight
- *	whatever it says
+ * @batch_size: pages kept in flight by one writeback (writeback_batch_size;
+ *	upstream's one-page bios in flight); WRITE_ONCE() by the store,
+ *	sampled once at the start of each writeback, which keeps at most
+ *	ZRAM_WB_MAX_INFLIGHT_PAGES in flight whatever it says
  * @max_bio_pages: most pages in one writeback bio (debugfs, benchmarks);
  *	sampled like @batch_size, clamped to 1..%ZRAM_WB_MAX_BIO_PAGES
  * @compressed: compressed_writeback: pack the compressed objects of the

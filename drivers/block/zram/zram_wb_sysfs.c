@@ -78,89 +78,67 @@ static int zram_wb_parse_range(char *val, unsigned long nr_pages,
 }
 
 /**
- * zram_wb_parse_param - parse one writeback parameter
- * @param: the parameter, modified
- * @nr_pages: device size in pages
- * @mode: in/out, the mode; set by "idle", "huge", "huge_idle",
- *	"incompressible" or "type=<one of them>", at most once
- * @range: out, the slot range of "page_index=N" (slot N) or
- *	"page_indexes=A-B" (slots A to B)
- *
- * Context: any.
- * Return: 1 when @range was filled, 0 when @mode was set, -EINVAL for bad
- * syntax or a second mode, -ERANGE for an index out of range.
- */
-static int zram_wb_parse_param(char *param, unsigned long nr_pages,
-			       int *mode, struct zram_wb_range *range)
-{
-	char *val = strchr(param, '=');
-	unsigned int parsed;
-	int ret;
-
-	if (val)
-		*val++ = '\0';
-	if (!val || !strcmp(param, "type")) {
-		ret = zram_wb_parse_mode(val ? val : param, &parsed);
-		if (ret || *mode >= 0)
-			return -EINVAL;
-		*mode = parsed;
-		return 0;
-	}
-	if (!strcmp(param, "page_indexes"))
-		ret = zram_wb_parse_range(val, nr_pages, range);
-	else if (!strcmp(param, "page_index"))
-		ret = zram_wb_parse_slot(val, nr_pages, range);
-	else
-		return -EINVAL;
-	return ret ? ret : 1;
-}
-
-/**
  * zram_wb_parse - parse what was written to the writeback attribute
- * @buf: space-separated parameters, see zram_wb_parse_param()
+ * @buf: space-separated parameters
  * @nr_pages: device size in pages
  * @rangesp: out, array of slot ranges to write back in order, to kfree()
  *
- * Slot ranges are kept in the order given and may repeat or overlap. The
- * mode, if any, applies to all of them; a mode without a range applies to
- * the whole device. A range without a mode takes any stored slot.
+ * Reads the parameters in order, as upstream: "page_index=N" (slot N) and
+ * "page_indexes=A-B" (slots A to B) each add their range, taking any
+ * stored slot. A mode ("idle", "huge", "huge_idle" or "incompressible",
+ * bare or as "type=MODE") adds the last range given, or the whole device,
+ * taking only the slots of that mode, and ends the input: what follows is
+ * not read. Other "key=value" parameters are ignored. Ranges may repeat
+ * or overlap.
  *
  * Context: process context; may sleep.
- * Return: number of ranges (at least 1), -EINVAL (syntax, or nothing
- * given), -ERANGE, or -ENOMEM. On error nothing is allocated.
+ * Return: number of ranges, 0 when there is nothing to write back;
+ * -EINVAL (an unknown mode or word, a malformed range), -ERANGE (an index
+ * out of range, or A > B), or -ENOMEM. On error nothing is allocated.
  */
 static int zram_wb_parse(const char *buf, unsigned long nr_pages,
 			 struct zram_wb_range **rangesp)
 {
 	char *args __free(kfree) = kstrdup(buf, GFP_KERNEL);
 	struct zram_wb_range *ranges __free(kfree) = NULL;
-	int nr = 0, mode = -1, i, ret;
-	char *cur, *param;
+	struct zram_wb_range last = { .lo = 0, .hi = nr_pages };
+	char *cur, *param, *val, *word;
+	unsigned int mode;
+	int nr = 0, ret;
 
 	if (!args)
 		return -ENOMEM;
-	/* Every parameter takes at least two characters but the last. */
+	/* Every range takes at least two characters of input. */
 	ranges = kzalloc_objs(*ranges, strlen(args) / 2 + 1);
 	if (!ranges)
 		return -ENOMEM;
-	cur = args;
-	while ((param = strsep(&cur, " \t\n"))) {
-		if (!*param)
+	cur = skip_spaces(args);
+	while (*cur) {
+		cur = next_arg(cur, &param, &val);
+		word = NULL;
+		if (!val || !*val)
+			word = param;
+		else if (!strcmp(param, "type"))
+			word = val;
+		if (word) {
+			ret = zram_wb_parse_mode(word, &mode);
+			if (ret)
+				return ret;
+			ranges[nr] = last;
+			ranges[nr++].mode = mode;
+			break;
+		}
+		if (!strcmp(param, "page_indexes"))
+			ret = zram_wb_parse_range(val, nr_pages, &last);
+		else if (!strcmp(param, "page_index"))
+			ret = zram_wb_parse_slot(val, nr_pages, &last);
+		else
 			continue;
-		ret = zram_wb_parse_param(param, nr_pages, &mode, &ranges[nr]);
-		if (ret < 0)
+		if (ret)
 			return ret;
-		nr += ret;
+		last.mode = 0;
+		ranges[nr++] = last;
 	}
-	if (!nr) {
-		if (mode < 0)
-			return -EINVAL;
-		ranges[0].lo = 0;
-		ranges[0].hi = nr_pages;
-		nr = 1;
-	}
-	for (i = 0; i < nr; i++)
-		ranges[i].mode = mode < 0 ? 0 : mode;
 	*rangesp = no_free_ptr(ranges);
 	return nr;
 }
@@ -171,27 +149,23 @@ static int zram_wb_parse(const char *buf, unsigned long nr_pages,
  * @buf: what was written to the writeback attribute
  * @rangesp: out, the parsed slot ranges, see zram_wb_parse()
  *
+ * Checks in upstream's order: initialized, then a backing device, then
+ * the input.
+ *
  * Context: process context, zram.pp_lock held; takes init_lock for read.
- * Return: number of ranges; -EINVAL (not initialized, bad syntax),
- * -ERANGE, -ENOMEM, or -ENODEV (no backing device).
+ * Return: number of ranges (0: nothing to do); -EINVAL (not initialized,
+ * bad syntax), -ENODEV (no backing device), -ERANGE, or -ENOMEM.
  */
 static int zram_wb_prepare(struct zram *zram, const char *buf,
 			   struct zram_wb_range **rangesp)
 {
-	int ret;
-
 	lockdep_assert_held(&zram->pp_lock);
 	guard(rwsem_read)(&zram->init_lock);
 	if (!zram_init_done(zram))
 		return -EINVAL;
-	/* Bad syntax is reported before a missing backing device. */
-	ret = zram_wb_parse(buf, zram->disksize >> PAGE_SHIFT, rangesp);
-	if (ret > 0 && !zram->backing.bdev_file) {
-		kfree(*rangesp);
-		*rangesp = NULL;
+	if (!zram->backing.bdev_file)
 		return -ENODEV;
-	}
-	return ret;
+	return zram_wb_parse(buf, zram->disksize >> PAGE_SHIFT, rangesp);
 }
 
 /*
@@ -332,7 +306,7 @@ static ssize_t writeback_batch_size_show(struct device *dev,
 /*
  * compressed_writeback: pack compressed objects into the backing device
  * (zram_wb_pack.c); upstream's ABI. Set before disksize, like
- * comp_algorithm; reset turns it off again.
+ * comp_algorithm; reset keeps it, as upstream.
  */
 static ssize_t compressed_writeback_store(struct device *dev,
 					  struct device_attribute *attr,

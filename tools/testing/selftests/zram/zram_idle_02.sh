@@ -1,10 +1,12 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 #
-# An idle age at or beyond the uptime marks nothing: no slot has been
-# stored that long. Ages whose conversion to nanoseconds would wrap
-# (18446744074 s, 2^64-1 s) must not wrap into "everything is idle".
-# Seen through debugfs block_state (CONFIG_ZRAM_MEMORY_TRACKING).
+# The idle age is a u32 of seconds, as upstream: an age at or beyond the
+# uptime is accepted and changes nothing (no slot has been stored that
+# long), even on a device that is not initialized; an age above
+# 4294967295 is EINVAL and changes nothing either. Other input before
+# initialization is EINVAL. Seen through debugfs block_state
+# (CONFIG_ZRAM_MEMORY_TRACKING).
 
 . "$(dirname "$0")/zram_lib.sh"
 
@@ -19,11 +21,18 @@ idle_count() { zram_block_state_count '^...i'; }
 read -r up _ </proc/uptime
 uptime_s=${up%.*}
 
-ktap_plan 4
-for age in $((uptime_s + 1)) 100000000 18446744074 18446744073709551615; do
+ktap_plan 9
+for age in $((uptime_s + 1)) 100000000 4294967295; do
 	echo all >"$ZRAM_SYS/idle"
-	echo "$age" >"$ZRAM_SYS/idle"
-	ktap_eq "idle $age (uptime ${uptime_s}s) leaves no slot idle" \
-		"$(idle_count)" 0
+	ktap_eq "idle $age (uptime ${uptime_s}s): OK, the 32 marks stay" \
+		"$(zram_write "$ZRAM_SYS/idle" "$age") $(idle_count)" "OK 32"
 done
+for age in 4294967296 18446744074 18446744073709551615; do
+	echo all >"$ZRAM_SYS/idle"
+	ktap_eq "idle $age: EINVAL, the 32 marks stay" \
+		"$(zram_write "$ZRAM_SYS/idle" "$age") $(idle_count)" "EINVAL 32"
+done
+echo 1 >"$ZRAM_SYS/reset"
+zram_check_input_rows "not initialized: " "idle|100000000|OK" "idle|0|EINVAL" \
+	"idle|all|EINVAL"
 ktap_finish

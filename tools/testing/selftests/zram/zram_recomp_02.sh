@@ -4,7 +4,9 @@
 # recompress: bad rows give upstream's errno and change nothing (the
 # device state, every slot's flags, the data): a key without a value,
 # numbers that do not parse, a threshold not below huge_class_size, an
-# algo= that is not a secondary algorithm of the device, and any row
+# algo= that is not a secondary algorithm of the device, a priority
+# outside 1..3 or without an algorithm (signed parse: -1 is EINVAL,
+# 2^31 ERANGE), an algo= that is not the one at priority=, and any row
 # before init. An unknown type= is refused with EINVAL (6.12 takes it as
 # "every slot"). The threshold's bound is the size at which a page is
 # stored huge, found on the last slot with pages of K random bytes then
@@ -32,7 +34,13 @@ bad=("recompress|type|EINVAL" "recompress|type=|EINVAL"
 	"recompress|threshold=abc|EINVAL" "recompress|threshold=4096|EINVAL"
 	"recompress|threshold=4294967296|ERANGE" "recompress|priority=x|EINVAL"
 	"recompress|algo=$RECOMP_PRIMARY|EINVAL"
-	"recompress|algo=nosuchalg|EINVAL")
+	"recompress|algo=nosuchalg|EINVAL" "recompress|priority=0|EINVAL"
+	"recompress|priority=-1|EINVAL" "recompress|priority=2|EINVAL"
+	"recompress|priority=3|EINVAL" "recompress|priority=4|EINVAL"
+	"recompress|priority=2147483648|ERANGE"
+	"recompress|priority=4294967295|ERANGE"
+	"recompress|algo=$RECOMP_SECONDARY priority=2|EINVAL"
+	"recompress|algo=$RECOMP_PRIMARY priority=0|EINVAL")
 # stored_size K: the compressed size of a page of K bytes of $RAND_PAGE
 # then zeroes, stored in slot $PROBE_SLOT; 4096 when it is stored huge.
 # $PROBE_BASE is compr_data_size while that slot holds nothing.

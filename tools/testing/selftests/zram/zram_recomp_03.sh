@@ -5,9 +5,9 @@
 # secondary algorithm (compr_data_size falls, pages_stored stays), the
 # slots written after the idle marking are left alone, and every byte
 # reads back the same, before and after drop_caches. With debugfs
-# block_state: the recompressed slots keep their access time, and a
-# second type=idle pass, which has no algorithm left to try on them,
-# still clears their idle mark (they were looked at), as upstream.
+# block_state, as upstream: a recompressed slot starts afresh (access
+# time 0), and a second type=idle pass, which has no higher algorithm
+# to try on them, leaves the recompressed slots alone: they stay idle.
 
 . "$(dirname "$0")/zram_lib.sh"
 
@@ -26,7 +26,6 @@ dd if="$WORDS_FILE" of="$ZRAM_DEV" bs=4096 skip=96 seek=96 count=32 \
 	oflag=direct conv=notrunc 2>/dev/null
 compr0=$(zram_mm_compr)
 stored0=$(zram_field mm_stat 1)
-times0=$(awk '$1 < 96 { print $1, $2 }' "$state" 2>/dev/null)
 
 ktap_check "recompress type=idle" \
 	expect_errno OK "$ZRAM_SYS/recompress" type=idle
@@ -37,12 +36,14 @@ ktap_eq "orig_data_size unchanged" "$(zram_field mm_stat 1)" "$stored0"
 if [ -r "$state" ]; then
 	ktap_eq "no slot written after the marking was recompressed" \
 		"$(awk '$1 >= 96 && $3 ~ /^....r/' "$state" | wc -l)" 0
-	ktap_eq "recompressed slots keep their access time" \
-		"$(awk '$1 < 96 { print $1, $2 }' "$state")" "$times0"
+	ktap_eq "recompressed slots have access time 0" \
+		"$(awk '$3 ~ /^....r/ && $2 != "0.000000"' "$state" | wc -l)" 0
 	echo all >"$ZRAM_SYS/idle"
+	idle_r=$(zram_block_state_count '^...ir')
 	echo type=idle >"$ZRAM_SYS/recompress"
-	ktap_eq "a second pass leaves no recompressed slot idle" \
-		"$(zram_block_state_count '^...ir')" 0
+	ktap_eq "a second pass leaves the recompressed slots idle" \
+		"$(zram_block_state_count '^...ir') of $idle_r" "$idle_r of $idle_r"
+	ktap_info "recompressed idle slots: $idle_r"
 else
 	ktap_skip_n 3 "block_state rows" "no debugfs block_state"
 fi

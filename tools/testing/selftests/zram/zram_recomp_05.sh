@@ -1,9 +1,10 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 #
-# recompress max_pages=N tries exactly N qualifying slots, in index order
-# (a tried slot loses its idle mark, whether it got a smaller object or
-# not); max_pages=0 tries none; without max_pages the rest are tried.
+# recompress max_pages=N tries exactly N qualifying slots (a tried slot
+# loses its idle mark, whether it got a smaller object or not);
+# max_pages=0 tries none; without max_pages the rest are tried. Ours
+# tries them in index order (upstream: largest objects first).
 
 . "$(dirname "$0")/zram_lib.sh"
 

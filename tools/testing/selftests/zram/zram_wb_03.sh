@@ -78,19 +78,13 @@ done
 # concurrent updates: while a slow writeback runs, the limit is set to 5;
 # from then on at most 5 more pages may be written, besides those already
 # in flight (debited from the old budget, counted in bd_stat only when
-# they complete): one page with stock, which writes one page at a time.
-# Ours keeps one bio in flight with writeback_batch_size 1, of one page
-# with the debugfs knob, else of up to 32 pages.
+# they complete): one page, as writeback_batch_size 1 (where it exists,
+# pages in flight) keeps one page in flight, and 6.12 writes one page at
+# a time.
 setup "$slow" 1024 || ktap_bail "setup failed"
 in_flight=1
 if zram_attr_exists writeback_batch_size; then
 	echo 1 >"$ZRAM_SYS/writeback_batch_size"
-	# the knob goes away with the device at the end
-	knob=/sys/kernel/debug/zram/zram$ZRAM_ID/wb_max_bio_pages
-	if ! { [ -w "$knob" ] && echo 1 >"$knob"; }; then
-		in_flight=32
-		ktap_info "no $knob: up to 32 pages in flight allowed"
-	fi
 fi
 echo 1 >"$ZRAM_SYS/writeback_limit_enable"
 echo 100000 >"$ZRAM_SYS/writeback_limit"

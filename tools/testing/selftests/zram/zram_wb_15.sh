@@ -3,8 +3,7 @@
 #
 # Malformed or out-of-range writeback input is refused with the upstream
 # errno and writes nothing: page_index without a number or with trailing
-# characters, a mode in upper case, an empty write, two modes in one
-# write (6.12 takes one parameter per write): EINVAL; page_index=N
+# characters, a mode in upper case, an unknown word: EINVAL; page_index=N
 # past the last slot: EINVAL on stock 6.12, ERANGE where page_indexes
 # exists (probed); page_indexes with start > end or past the last slot:
 # ERANGE, without "-": EINVAL (skipped without page_indexes).
@@ -33,9 +32,8 @@ rows=(
 	"writeback|page_index=1x|EINVAL"
 	"writeback|page_index=$nr_pages|$range_errno"
 	"writeback|IDLE|EINVAL"
-	"writeback||EINVAL"
-	"writeback|idle huge|EINVAL"
-	"writeback|type=huge idle|EINVAL"
+	"writeback|bogus|EINVAL"
+	"writeback|type=|EINVAL"
 )
 range_rows=(
 	"writeback|page_indexes=5-2|ERANGE"
