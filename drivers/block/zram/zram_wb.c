@@ -701,8 +701,11 @@ static unsigned int zram_wb_batch(struct zram_wb *wb,
 {
 	unsigned int pages = clamp(READ_ONCE(wb->batch_size), 1U,
 				   ZRAM_WB_MAX_INFLIGHT_PAGES);
+	unsigned int per_req = max(pages / ZRAM_WB_MIN_REQS, 1U);
 
-	*max_bio_pages = clamp(pages / ZRAM_WB_MIN_REQS, 1U, *max_bio_pages);
+	/* a power of two, as the request's buffer folio is */
+	if (per_req < *max_bio_pages)
+		*max_bio_pages = rounddown_pow_of_two(per_req);
 	return pages / *max_bio_pages;
 }
 
@@ -843,10 +846,9 @@ void zram_wb_init(struct zram *zram)
  * Releases the backing device, its bitmaps (pending frees included) and
  * the read pin state (also when the device was never initialized).
  * writeback_limit, writeback_limit_enable, writeback_batch_size and
- * compressed_writeback are kept, as upstream's reset keeps them (its
- * documentation says the limit is cleared; its code does not, and the
- * code is what clients meet). No read of a written-back slot is in
- * flight: the core claimed and synced the device, and freed every slot.
+ * compressed_writeback are kept, as upstream's reset keeps them. No
+ * read of a written-back slot is in flight: the core claimed and synced
+ * the device, and freed every slot.
  * May run twice in a row (hot_remove); the second run changes nothing.
  *
  * Context: process context, zram.pp_lock held (no writeback runs, and

@@ -223,8 +223,8 @@ static ssize_t zram_wb_limit_store(struct device *dev, const char *buf,
 	spin_lock(&wb->limit_lock);
 	if (field == ZRAM_WB_LIMIT_ENABLE)
 		wb->limit_enable = val;
-	else
-		wb->limit = val;
+	else	/* whole pages, as upstream: a page is written whole */
+		wb->limit = rounddown(val, ZRAM_WB_UNITS_PER_PAGE);
 	wb->limit_gen++;
 	spin_unlock(&wb->limit_lock);
 	return len;
