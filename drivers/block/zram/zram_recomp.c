@@ -170,7 +170,8 @@ static int zram_recomp_parse(char *args, struct zram_recomp_spec *spec,
 			 * out of range (EINVAL) by zram_recomp_prepare().
 			 */
 			ret = kstrtoint(val, 10, &prio);
-			spec->prio = prio;
+			if (!ret)
+				spec->prio = prio;
 			*prio_given = true;
 		}
 	}

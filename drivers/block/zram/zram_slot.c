@@ -307,7 +307,7 @@ static void zram_slot_install_recompressed(struct zram *zram, u32 index,
  * zram_slot_recompress() - recompress one slot for a recompress request
  * @zram: device
  * @index: slot index (PAGE_SIZE units)
- * @spec: the request (mode, threshold, priorities)
+ * @spec: the request (mode, threshold, priority)
  * @page: scratch page, PAGE_SIZE bytes
  *
  * A slot that holds an object in RAM, matches @spec->mode and whose
@@ -320,7 +320,7 @@ static void zram_slot_install_recompressed(struct zram *zram, u32 index,
  *
  * Context: task context, zram.pp_lock held; takes the slot lock, never
  * sleeps under it.
- * Return: 1 when algorithms were tried (the slot counts against
+ * Return: 1 when the algorithm was tried (the slot counts against
  * max_pages), 0 when the slot did not qualify, or zram_obj_recompress()'s
  * -EIO or -ENOMEM (the slot is unchanged).
  */

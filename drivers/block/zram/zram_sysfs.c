@@ -187,9 +187,10 @@ static ssize_t mem_used_max_store(struct device *dev,
  * zram_parse_idle() - parse the idle attribute
  * @buf: "all", or an age in whole seconds, a u32 in any base kstrtouint()
  *	takes (only with access time tracking)
- * @cutoff: out: 0 for "all", else the start of the second @buf seconds
- *	before the current one: a slot last accessed in an earlier second
- *	is idle, as upstream compares whole seconds
+ * @cutoff: out, set only when 0 is returned: 0 for "all", else the start
+ *	of the second @buf seconds before the current one: a slot last
+ *	accessed in an earlier second is idle, as upstream compares whole
+ *	seconds
  *
  * Context: any context.
  * Return: 0; 1 when the age is at or beyond the uptime in seconds, so no
@@ -200,9 +201,10 @@ static int zram_parse_idle(const char *buf, ktime_t *cutoff)
 	u64 now = ktime_get_boottime_seconds();
 	u32 age_sec;
 
-	*cutoff = 0;
-	if (sysfs_streq(buf, "all"))
+	if (sysfs_streq(buf, "all")) {
+		*cutoff = 0;
 		return 0;
+	}
 	if (!IS_ENABLED(CONFIG_ZRAM_TRACK_ENTRY_ACTIME) ||
 	    kstrtouint(buf, 0, &age_sec))
 		return -EINVAL;

@@ -50,9 +50,8 @@ struct zram;
  *	sampled like @batch_size, clamped to 1..%ZRAM_WB_MAX_BIO_PAGES
  * @compressed: compressed_writeback: pack the compressed objects of the
  *	slots into the backing device blocks. Written with init_lock held
- *	for write while the device is not initialized (and cleared by
- *	reset), so it is fixed while zram.pp_lock is held on an initialized
- *	device
+ *	for write while the device is not initialized, so it is fixed while
+ *	zram.pp_lock is held on an initialized device
  * @large_folios: give each request one buffer folio when the page
  *	allocator has one at hand (default); false makes every request use
  *	order-0 folios (debugfs wb_large_folios, for tests). Sampled like
