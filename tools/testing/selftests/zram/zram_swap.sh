@@ -29,6 +29,22 @@ zram_swap_require_alone() {
 	[ -z "$n" ] || ktap_skip_all "another swap device is active: $n"
 }
 
+# zram_swap_setup MEMFILL: what a swap test needs (null_blk, the swap
+# tools, the built MEMFILL helper, no other swap device, a cgroup v2
+# memory controller, writeback), then a new zram device; skips the test
+# when any is missing.
+zram_swap_setup() {
+	zram_require_basic
+	zram_require_nullb
+	zram_require_cmd mkswap swapon swapoff
+	[ -x "$1" ] ||
+		ktap_skip_all "zram_memfill is not built (make -C $(dirname "$0"))"
+	zram_swap_require_alone
+	zram_require_memcg || ktap_skip_all "no cgroup v2 memory controller"
+	zram_add || ktap_skip_all "cannot hot_add a zram device"
+	zram_require_writeback
+}
+
 # zram_zswap_off: zswap would keep swapped pages in front of zram; switch
 # it off for the test and back on at exit.
 zram_zswap_off() {

@@ -26,15 +26,7 @@ idle_writeback() {
 	echo all >"$ZRAM_SYS/idle" && echo idle >"$ZRAM_SYS/writeback"
 }
 
-zram_require_basic
-zram_require_nullb
-zram_require_cmd mkswap swapon swapoff
-[ -x "$memfill" ] ||
-	ktap_skip_all "zram_memfill is not built (make -C $(dirname "$0"))"
-zram_swap_require_alone
-zram_require_memcg || ktap_skip_all "no cgroup v2 memory controller"
-zram_add || ktap_skip_all "cannot hot_add a zram device"
-zram_require_writeback
+zram_swap_setup "$memfill"
 zram_nullb $((FILL_MB * 2)) irqmode=2 completion_nsec=20000 ||
 	ktap_skip_all "cannot create null_blk"
 zram_zswap_off
