@@ -1,11 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 /*
- * zram writeback engine (zram_wb.c, zram_wb_req.c, zram_wb_pack.c; private
- * header zram_wb_internal.h) and its attributes (zram_wb_sysfs.c): moving
- * slots from RAM to the backing device.
- *
- * Included by zram.h before struct zram is defined; it may only use struct
- * zram as an incomplete type.
+ * Interface of the writeback engine (zram_wb*.c), which moves slots from RAM
+ * to the backing device. Included by zram.h: struct zram is incomplete here.
  */
 #ifndef _ZRAM_WB_H_
 #define _ZRAM_WB_H_
@@ -34,28 +30,19 @@ struct zram;
 
 /**
  * struct zram_wb - writeback state of one zram device
- * @cursor: next-fit cursor and short region of the block allocator
- *	(under zram.pp_lock)
- * @limit_lock: protects @limit_enable, @limit and @limit_gen. A plain
- *	spinlock: only process context takes it.
+ * @cursor: the block allocator's next-fit cursor; zram.pp_lock
+ * @limit_lock: guards @limit_enable, @limit and @limit_gen; process context
  * @limit_enable: writeback_limit is enforced
- * @limit: remaining writeback budget in 4 KiB units
- * @limit_gen: bumped whenever @limit or @limit_enable is written, so that
- *	budget given back by a writeback never lands in a newer budget
- * @batch_size: pages kept in flight by one writeback (writeback_batch_size;
- *	upstream's one-page bios in flight); WRITE_ONCE() by the store,
- *	sampled once at the start of each writeback, which keeps at most
- *	ZRAM_WB_MAX_INFLIGHT_PAGES in flight whatever it says
- * @max_bio_pages: most pages in one writeback bio (debugfs, benchmarks);
- *	sampled like @batch_size, clamped to 1..%ZRAM_WB_MAX_BIO_PAGES
- * @compressed: compressed_writeback: pack the compressed objects of the
- *	slots into the backing device blocks. Written with init_lock held
- *	for write while the device is not initialized, so it is fixed while
- *	zram.pp_lock is held on an initialized device
- * @large_folios: give each request one buffer folio when the page
- *	allocator has one at hand (default); false makes every request use
- *	order-0 folios (debugfs wb_large_folios, for tests). Sampled like
- *	@batch_size
+ * @limit: remaining writeback budget, 4 KiB units
+ * @limit_gen: bumped on every store to @limit or @limit_enable, so budget
+ *	a writeback gives back never lands in a newer budget
+ * @batch_size: writeback_batch_size, pages in flight per writeback;
+ *	WRITE_ONCE() by the store, sampled once by each writeback
+ * @max_bio_pages: most pages per writeback bio (debugfs); sampled likewise
+ * @compressed: compressed_writeback; written under init_lock (write) only
+ *	while uninitialized, so fixed while zram.pp_lock is held
+ * @large_folios: a request's buffer may be one large folio (debugfs
+ *	wb_large_folios; false: order-0 folios only); sampled likewise
  */
 struct zram_wb {
 	struct zram_extent_cursor cursor;

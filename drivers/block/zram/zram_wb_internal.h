@@ -1,9 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 /*
- * Private header of the writeback engine: a writeback call, its requests
- * and the slots they carry. Only the engine's own files include it; the
- * rest of the driver, zram_wb_sysfs.c too, sees writeback through
- * zram_wb.h.
+ * Private to the writeback engine (zram_wb.c, zram_wb_req.c, zram_wb_pack.c):
+ * one writeback call, its requests and the slots they carry.
  */
 #ifndef _ZRAM_WB_INTERNAL_H_
 #define _ZRAM_WB_INTERNAL_H_
@@ -27,9 +25,9 @@ struct zram_wb_ctl;
 /**
  * struct zram_wb_obj - one slot a request carries
  * @index: slot index
- * @pos: where its data starts in the request's block sequence, in bytes
- * @len: bytes of data: PAGE_SIZE for a whole page (@pos block aligned),
- *	else the slot's compressed object (packed)
+ * @pos: byte offset of its data in the request's block sequence
+ * @len: PAGE_SIZE for a whole page (@pos block aligned), else the length
+ *	of its packed compressed object
  */
 struct zram_wb_obj {
 	u32 index;
@@ -38,33 +36,23 @@ struct zram_wb_obj {
 };
 
 /**
- * struct zram_wb_req - one writeback request: the bios writing one block
- *	sequence, and the slots they carry
- * @node: on zram_wb_ctl.free while idle, on zram_wb_ctl.done once its bios
- *	completed, on the writer's own list while it commits them; on no
- *	list while they are in flight
- * @ctl: the writeback this request belongs to; outlives the request
+ * struct zram_wb_req - one request: the bios writing one block sequence
+ * @node: on ctl->free when idle, on ctl->done when completed, else private
+ * @ctl: the owning writeback; outlives the request
  * @mode: ZRAM_WB_* mode the slots were selected with
- * @nr_blocks: blocks written: @blocks[0] to @blocks[@nr_blocks - 1]
- * @nr_packed: the first @nr_packed of them hold packed objects, the others
- *	one whole page each
- * @nr_objs: slots carried, in @objs
- * @nr_bios: bios written: one per run of adjacent blocks
- * @nr_debited: blocks debited from writeback_limit for this request
- * @limit_gen: zram_wb.limit_gen when they were debited
+ * @nr_blocks: valid entries in @blocks and @bufpg
+ * @nr_packed: leading blocks holding packed objects; the rest a page each
+ * @nr_objs: valid entries in @objs
+ * @nr_bios: bios, one per run of adjacent blocks
+ * @nr_debited: pages debited from writeback_limit
+ * @limit_gen: zram_wb.limit_gen at the debit
  * @pending: bios in flight
  * @status: an error one of them completed with, else 0
- * @blocks: the block sequence: backing device block of each of its blocks,
- *	from one extent or from several
- * @bufpg: page of the data buffer written to each block of the sequence
- * @folio: the data buffer as one folio of ctl->folio_order, holding page
- *	i at byte i * PAGE_SIZE; or NULL, and the buffer is @folios
- * @folios: without @folio, page i of the buffer as an order-0 folio,
- *	allocated on first use
+ * @blocks: backing device block of each block of the sequence
+ * @bufpg: buffer page written to each block of the sequence
+ * @folio: the buffer as one folio of ctl->folio_order, or NULL
+ * @folios: without @folio, each buffer page as an order-0 folio, or NULL
  * @objs: the slots carried, ctl->max_objs entries
- *
- * The buffer is allocated once per request and kept for reuse while the
- * writeback runs.
  */
 struct zram_wb_req {
 	struct list_head node;
@@ -88,35 +76,28 @@ struct zram_wb_req {
 /**
  * struct zram_wb_ctl - state of one writeback call
  * @zram: the device
- * @packed: pack compressed objects (compressed_writeback, fixed while the
- *	device is initialized)
- * @batch_size: most requests in flight at a time
+ * @packed: pack compressed objects (compressed_writeback)
+ * @batch_size: most requests in flight
  * @max_bio_pages: most blocks (pages) per request
  * @max_objs: most slots per request
- * @folio_order: order of a request's buffer folio, enough for
- *	@max_bio_pages pages; 0 when every request uses order-0 folios
- * @slots: slot indexes selected and not yet taken by a request
- * @sizes: when packing, what zram_slot_wb_peek() said of @slots[i], for
- *	i below @peeked
+ * @folio_order: order of a request's buffer folio; 0: order-0 folios only
+ * @slots: selected slot indexes
+ * @sizes: when packing, zram_slot_wb_peek() of each of @slots
  * @nr_selected: valid entries in @slots
  * @next: next entry of @slots to take
- * @peeked: entries of @slots from @next on whose size is known
- * @nr_reqs: requests allocated, at most @batch_size (writer only)
- * @lock: protects @free and @done; taken by zram_wb_end_io(), which may
- *	run in hard interrupt context, so irq-safe
+ * @peeked: valid entries in @sizes
+ * @nr_reqs: requests allocated, at most @batch_size
+ * @lock: guards @free and @done; irq-safe, zram_wb_end_io() takes it
  * @free: idle requests
  * @done: completed requests waiting to be committed
- * @inflight: requests submitted and not yet committed; writer only
- * @wait: the writer waits here for a request to complete
- * @stop_err: 0, or why the writeback stopped early (-EIO: writeback_limit
- *	exhausted, -ENOSPC, -ENOMEM); writer only
- * @io_error: some bio failed; those slots stayed in RAM; writer only
+ * @inflight: requests submitted and not yet committed
+ * @wait: the writer waits here for a completion
+ * @stop_err: why the writeback stopped early (zram_wb_run()'s errno), or 0
+ * @io_error: some bio failed; its slots stayed in RAM
  *
- * The writer is the task running zram_wb_run(), holding zram.pp_lock for
- * the whole life of @ctl; it alone commits requests. Lifetime: freed only
- * after @inflight dropped to 0; a completion touches @ctl only under @lock,
- * before the writer takes @lock to commit its request, so no completion
- * touches freed memory.
+ * The writer (zram_wb_run(), zram.pp_lock held) owns all but @lock, @free and
+ * @done. A completion touches @ctl only under @lock, before the writer
+ * commits its request; @ctl is freed once @inflight is 0.
  */
 struct zram_wb_ctl {
 	struct zram *zram;

@@ -1,9 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * zram packed writeback (compressed_writeback): packs the compressed objects
- * of the selected slots back to back into a request's blocks, and counts
- * them into those blocks once written. The layout is described as "Packed
- * slots" in zram.h.
+ * Packed writeback (compressed_writeback): packs the selected slots'
+ * compressed objects into a request's blocks, as "Packed slots" in zram.h.
  */
 
 #include <linux/limits.h>
@@ -15,10 +13,7 @@
 #include "zram_slot.h"
 #include "zram_wb_internal.h"
 
-/*
- * What ctl->slots[@i] writes back, see zram_slot_wb_peek(): asked once,
- * then remembered in ctl->sizes. @i is at most ctl->peeked. Writer only.
- */
+/* zram_slot_wb_peek() of ctl->slots[@i], cached; @i <= ctl->peeked. */
 static unsigned int zram_wb_size(struct zram_wb_ctl *ctl, unsigned int i,
 				 unsigned int mode)
 {
@@ -35,11 +30,7 @@ static unsigned int zram_wb_size(struct zram_wb_ctl *ctl, unsigned int i,
  * @ctl: writeback with selected slots left
  * @mode: ZRAM_WB_* mode they were selected with
  *
- * Sums up the sizes of the next selected slots until they fill
- * @ctl->max_bio_pages blocks or @ctl->max_objs slots, so that a request
- * reserves (and debits from writeback_limit) about what it writes rather
- * than a block per slot. An object that does not fit after all waits for
- * the next request.
+ * Lets a request reserve and debit about what it writes, not a block a slot.
  *
  * Context: process context, zram.pp_lock held; takes slot locks.
  * Return: blocks, 1 to @ctl->max_bio_pages.
@@ -71,21 +62,9 @@ static bool zram_wb_may_join(unsigned long a, unsigned long b)
 	return b > a && b - a - 1 <= zram_loc_gap_max();
 }
 
-/**
- * zram_wb_pack_place - where the next packed object goes
- * @req: request
- * @nr: objects in each block of the sequence so far
- * @pos: end of the packed bytes so far
- * @size: the object's size in bytes, below PAGE_SIZE
- * @limit: blocks the packed objects may use
- *
- * At @pos, unless that puts more than %ZRAM_PACK_MAX_OBJS objects into a
- * block or runs the object into a block it may not join: then at the
- * start of the next block.
- *
- * Context: any; writer only.
- * Return: byte position in the block sequence, or UINT_MAX when the
- * object does not fit.
+/*
+ * At @pos unless a block would hold over ZRAM_PACK_MAX_OBJS objects or the
+ * object would run into a block it may not join; UINT_MAX when none fits.
  */
 static unsigned int zram_wb_pack_place(const struct zram_wb_req *req,
 				       const unsigned int *nr,
@@ -109,11 +88,7 @@ static unsigned int zram_wb_pack_place(const struct zram_wb_req *req,
 	}
 }
 
-/*
- * Makes sure the buffer pages holding bytes [@from, @to) of the packed
- * region exist. Writer only; may sleep. Returns false when one cannot be
- * allocated.
- */
+/* Allocates the buffer pages of bytes [@from, @to); false on failure. */
 static bool zram_wb_pack_pages(struct zram_wb_req *req, unsigned int from,
 			       unsigned int to)
 {
@@ -140,10 +115,7 @@ static void zram_wb_pack_zero(struct zram_wb_req *req, unsigned int from,
 	}
 }
 
-/*
- * Copies slot @obj->index's object of @obj->len bytes to @obj->pos of the
- * packed region, whose pages exist. False when the slot dropped out.
- */
+/* False when the slot dropped out. */
 static bool zram_wb_pack_copy(struct zram_wb_ctl *ctl,
 			      struct zram_wb_req *req,
 			      const struct zram_wb_obj *obj)
@@ -165,16 +137,12 @@ static bool zram_wb_pack_copy(struct zram_wb_ctl *ctl,
  * @req: request, its mode set
  * @nr_blocks: blocks reserved for it, in req->blocks
  *
- * Copies the compressed objects back to back into the buffer from its
- * first page on, and the slots stored as whole pages into buffer pages
- * from its last page down, until the next slot does not fit; slots that
- * dropped out are skipped. Then lays out the block sequence: the blocks
- * of the packed objects first, then one block per whole page. Padding
- * and the tail of the last packed block are zeroed.
+ * Objects fill the buffer from its first page, whole pages from its last
+ * page down; packed blocks come first in the sequence, their unused bytes
+ * zeroed.
  *
- * Context: process context, zram.pp_lock held (owns @ctl's selection);
- * may sleep (page allocation).
- * Return: blocks used, 0 to @nr_blocks. Sets @ctl->stop_err to -ENOMEM
+ * Context: process context, zram.pp_lock held; may sleep (allocation).
+ * Return: blocks used, 0 to @nr_blocks; sets @ctl->stop_err to -ENOMEM
  * when a page cannot be allocated.
  */
 unsigned int zram_wb_pack(struct zram_wb_ctl *ctl, struct zram_wb_req *req,
@@ -252,12 +220,9 @@ unsigned int zram_wb_pack(struct zram_wb_ctl *ctl, struct zram_wb_req *req,
  * @zram: device
  * @req: request whose bios completed without error
  *
- * Gives each block of packed objects its count of objects and bytes
- * (zram_bdev_pack_hold()), before any slot takes one of them. Does
- * nothing for a request without packed objects.
+ * Must precede installing any of its slots.
  *
- * Context: a writeback committing a request (process context,
- * zram.pp_lock held); never sleeps.
+ * Context: the writer committing @req (zram.pp_lock held); does not sleep.
  */
 void zram_wb_hold_packed(struct zram *zram, const struct zram_wb_req *req)
 {

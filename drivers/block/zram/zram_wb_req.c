@@ -1,9 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0-only
-/*
- * zram writeback requests: the pool of requests one writeback keeps in
- * flight, their data buffers (one large folio, else order-0 folios), and
- * waiting for them to be committed.
- */
+/* Writeback requests: the pool a writeback keeps in flight, their buffers. */
 
 #include <linux/blkdev.h>
 #include <linux/gfp.h>
@@ -17,10 +13,8 @@
 #include "zram_wb_internal.h"
 
 /*
- * Sleeping with the writer's block plug held would flush it from the
- * scheduler, which hands the dispatch to kblockd: one extra context switch
- * per wait. Committing with it held would leave the device idle. The
- * waits and commits below flush it themselves and plug again after.
+ * Waits and commits flush the writer's plug first: sleeping plugged defers
+ * dispatch to kblockd, committing plugged idles the device.
  */
 static struct blk_plug *zram_wb_unplug(void)
 {
@@ -48,12 +42,7 @@ static bool zram_wb_any_done(struct zram_wb_ctl *ctl)
 	return done;
 }
 
-/**
- * zram_wb_wait_commit - wait for a completion, then commit what completed
- * @ctl: writeback with requests in flight
- *
- * Context: process context, zram.pp_lock held; sleeps.
- */
+/* Waits for a completion, then commits what completed. */
 static void zram_wb_wait_commit(struct zram_wb_ctl *ctl)
 {
 	struct blk_plug *plug = zram_wb_unplug();
@@ -80,8 +69,6 @@ static void zram_wb_commit_unplugged(struct zram_wb_ctl *ctl)
  * zram_wb_wait_all - wait until every request in flight was committed
  * @ctl: writeback
  *
- * Afterwards only the writer touches @ctl: no request is in flight.
- *
  * Context: process context, zram.pp_lock held; sleeps.
  */
 void zram_wb_wait_all(struct zram_wb_ctl *ctl)
@@ -94,9 +81,9 @@ void zram_wb_wait_all(struct zram_wb_ctl *ctl)
 /**
  * zram_wb_put_req - give an unused request back to @ctl->free
  * @ctl: writeback
- * @req: request from zram_wb_get_req(), on no list, no bio of it in flight
+ * @req: request from zram_wb_get_req(), not submitted
  *
- * Context: process context, writer only; takes @ctl->lock.
+ * Context: the writer; takes @ctl->lock.
  */
 void zram_wb_put_req(struct zram_wb_ctl *ctl, struct zram_wb_req *req)
 {
@@ -107,10 +94,9 @@ void zram_wb_put_req(struct zram_wb_ctl *ctl, struct zram_wb_req *req)
 
 /**
  * zram_wb_req_free - free a request and its data buffer
- * @req: request no longer used: no bio of it in flight, on no list that
- *	is used again
+ * @req: request not in flight, on no list used again
  *
- * Context: process context, writer only.
+ * Context: the writer.
  */
 void zram_wb_req_free(struct zram_wb_req *req)
 {
@@ -126,15 +112,11 @@ void zram_wb_req_free(struct zram_wb_req *req)
 	kfree(req);
 }
 
-/*
- * A request's buffer folio is only worth having when it comes cheaply: no
- * direct reclaim, no kswapd, no reserves, no warning. Without it, the
- * request falls back to order-0 folios, allocated as the pages always were.
- */
+/* A buffer folio only when it is cheap; order-0 folios are the fallback. */
 #define ZRAM_WB_GFP_LARGE_FOLIO	((GFP_KERNEL | __GFP_NORETRY | __GFP_NOWARN | \
 				  __GFP_NOMEMALLOC) & ~__GFP_RECLAIM)
 
-/* A new request, on no list, or NULL; writer only. */
+/* A new request, on no list, or NULL. */
 static struct zram_wb_req *zram_wb_req_alloc(struct zram_wb_ctl *ctl)
 {
 	struct zram_wb_req *req;
@@ -160,9 +142,7 @@ static struct zram_wb_req *zram_wb_req_alloc(struct zram_wb_ctl *ctl)
  * @req: request
  * @n: page index in the buffer, below ctl->max_bio_pages
  *
- * Without a buffer folio, allocates page @n's order-0 folio on first use.
- *
- * Context: process context, writer only; may sleep.
+ * Context: the writer; may sleep (allocates an order-0 folio on first use).
  * Return: the page, or NULL when it could not be allocated.
  */
 struct page *zram_wb_req_page(struct zram_wb_req *req, unsigned int n)
@@ -177,14 +157,10 @@ struct page *zram_wb_req_page(struct zram_wb_req *req, unsigned int n)
 /**
  * zram_wb_req_addr - kernel address of a byte of a request's data buffer
  * @req: request
- * @pos: byte offset in the buffer, below ctl->max_bio_pages * PAGE_SIZE;
- *	the page holding it must have been had from zram_wb_req_page()
+ * @pos: byte offset in the buffer; its page had from zram_wb_req_page()
  *
- * The buffer is never highmem, so the address stays valid as long as the
- * buffer does.
- *
- * Context: any; writer only.
- * Return: the address of byte @pos.
+ * Context: any; the writer only.
+ * Return: the address, valid as long as the buffer (never highmem).
  */
 void *zram_wb_req_addr(struct zram_wb_req *req, unsigned int pos)
 {
@@ -211,14 +187,12 @@ static struct zram_wb_req *zram_wb_take_req(struct zram_wb_ctl *ctl)
  * zram_wb_get_req - get an idle request
  * @ctl: writeback
  *
- * Commits the requests that completed, then takes an idle request, else
- * allocates a new one while fewer than @ctl->batch_size exist, else waits
- * for a completion and commits it. Every request is idle or in flight
- * here, so the wait ends.
+ * Commits what completed, then takes an idle request, allocates one while
+ * fewer than @ctl->batch_size exist, or waits for a completion.
  *
  * Context: process context, zram.pp_lock held; sleeps.
- * Return: a request off every list, or NULL when none could be allocated
- * and none exists.
+ * Return: a request on no list, or NULL when none exists nor could be
+ * allocated.
  */
 struct zram_wb_req *zram_wb_get_req(struct zram_wb_ctl *ctl)
 {

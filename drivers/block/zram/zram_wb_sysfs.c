@@ -1,9 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * zram writeback attributes: backing_dev, writeback (parsing its input and
- * running the engine), writeback_limit, writeback_limit_enable,
- * writeback_batch_size and bd_stat. Each is described in
- * Documentation/ABI/testing/sysfs-block-zram.
+ * Writeback attributes (backing_dev, writeback, writeback_limit*,
+ * writeback_batch_size, compressed_writeback, bd_stat; ABI in
+ * Documentation/ABI/testing/sysfs-block-zram) and the writeback debugfs.
  */
 
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
@@ -77,24 +76,12 @@ static int zram_wb_parse_range(char *val, unsigned long nr_pages,
 	return 0;
 }
 
-/**
- * zram_wb_parse - parse what was written to the writeback attribute
- * @buf: space-separated parameters
- * @nr_pages: device size in pages
- * @rangesp: out, array of slot ranges to write back in order, to kfree()
- *
- * Reads the parameters in order, as upstream: "page_index=N" (slot N) and
- * "page_indexes=A-B" (slots A to B) each add their range, taking any
- * stored slot. A mode ("idle", "huge", "huge_idle" or "incompressible",
- * bare or as "type=MODE") adds the last range given, or the whole device,
- * taking only the slots of that mode, and ends the input: what follows is
- * not read. Other "key=value" parameters are ignored. Ranges may repeat
- * or overlap.
- *
- * Context: process context; may sleep.
- * Return: number of ranges, 0 when there is nothing to write back;
- * -EINVAL (an unknown mode or word, a malformed range), -ERANGE (an index
- * out of range, or A > B), or -ENOMEM. On error nothing is allocated.
+/*
+ * "page_index=N" and "page_indexes=A-B" add a range of any stored slot; a
+ * mode, bare or "type=MODE", adds the last range (or the whole device) for
+ * slots of that mode and ends the input; other "key=value" are ignored.
+ * Returns the number of ranges (*@rangesp to kfree()), -EINVAL, -ERANGE or
+ * -ENOMEM.
  */
 static int zram_wb_parse(const char *buf, unsigned long nr_pages,
 			 struct zram_wb_range **rangesp)
@@ -143,19 +130,7 @@ static int zram_wb_parse(const char *buf, unsigned long nr_pages,
 	return nr;
 }
 
-/**
- * zram_wb_prepare - check the device and parse a writeback request
- * @zram: device
- * @buf: what was written to the writeback attribute
- * @rangesp: out, the parsed slot ranges, see zram_wb_parse()
- *
- * Checks in upstream's order: initialized, then a backing device, then
- * the input.
- *
- * Context: process context, zram.pp_lock held; takes init_lock for read.
- * Return: number of ranges (0: nothing to do); -EINVAL (not initialized,
- * bad syntax), -ENODEV (no backing device), -ERANGE, or -ENOMEM.
- */
+/* Checks in upstream's order, for its errnos: initialized, backing, input. */
 static int zram_wb_prepare(struct zram *zram, const char *buf,
 			   struct zram_wb_range **rangesp)
 {
@@ -168,12 +143,7 @@ static int zram_wb_prepare(struct zram *zram, const char *buf,
 	return zram_wb_parse(buf, zram->disksize >> PAGE_SHIFT, rangesp);
 }
 
-/*
- * The writeback attribute. A writeback holds zram.pp_lock, not init_lock,
- * while it runs: a second one waits for it (killable), and reset takes
- * zram.pp_lock before init_lock, so it waits for the writeback without
- * making readers of the statistics wait behind it.
- */
+/* Holds zram.pp_lock, not init_lock: readers of statistics need not wait. */
 static ssize_t writeback_store(struct device *dev,
 			       struct device_attribute *attr,
 			       const char *buf, size_t len)
@@ -198,18 +168,7 @@ enum zram_wb_limit_field {
 	ZRAM_WB_LIMIT_PAGES,
 };
 
-/**
- * zram_wb_limit_store() - parse and set writeback_limit or its enable flag
- * @dev: disk device
- * @buf: decimal value: 4 KiB units for the limit, 0/non-zero for enable
- * @len: length of @buf
- * @field: which of the two to set
- *
- * Bumps limit_gen so that a running writeback re-reads the budget.
- *
- * Context: process context; takes init_lock for read, then limit_lock.
- * Return: @len, or -EINVAL for a value that is not a decimal u64.
- */
+/* Bumps limit_gen: a running writeback gives nothing back to a new budget. */
 static ssize_t zram_wb_limit_store(struct device *dev, const char *buf,
 				   size_t len, enum zram_wb_limit_field field)
 {
@@ -230,15 +189,6 @@ static ssize_t zram_wb_limit_store(struct device *dev, const char *buf,
 	return len;
 }
 
-/**
- * zram_wb_limit_show() - print writeback_limit or its enable flag
- * @dev: disk device
- * @buf: sysfs page
- * @field: which of the two to print
- *
- * Context: process context; takes init_lock for read, then limit_lock.
- * Return: bytes written to @buf.
- */
 static ssize_t zram_wb_limit_show(struct device *dev, char *buf,
 				  enum zram_wb_limit_field field)
 {
@@ -303,11 +253,7 @@ static ssize_t writeback_batch_size_show(struct device *dev,
 	return sysfs_emit(buf, "%u\n", READ_ONCE(zram->wb.batch_size));
 }
 
-/*
- * compressed_writeback: pack compressed objects into the backing device
- * (zram_wb_pack.c); upstream's ABI. Set before disksize, like
- * comp_algorithm; reset keeps it, as upstream.
- */
+/* Set before disksize, like comp_algorithm; reset keeps it. */
 static ssize_t compressed_writeback_store(struct device *dev,
 					  struct device_attribute *attr,
 					  const char *buf, size_t len)
@@ -354,11 +300,7 @@ static ssize_t bd_stat_show(struct device *dev, struct device_attribute *attr,
 }
 
 #ifdef CONFIG_ZRAM_MEMORY_TRACKING
-/*
- * debugfs wb_stat: writeback statistics for tuning and tests, one
- * "name value" line each, counted since initialization. Read without a
- * lock: the counters may be mid-update relative to each other.
- */
+/* Read unlocked: the counters may be mid-update relative to each other. */
 static int zram_wb_stat_show(struct seq_file *m, void *v)
 {
 	struct zram *zram = m->private;
@@ -382,11 +324,7 @@ static int zram_wb_stat_show(struct seq_file *m, void *v)
 }
 DEFINE_SHOW_ATTRIBUTE(zram_wb_stat);
 
-/*
- * Benchmark and test knobs and wb_stat, (re)created whenever a backing
- * device is attached: the core creates the device's debugfs directory
- * before its attributes appear, and removes it with everything in it.
- */
+/* Recreated on each attach; the core removes the directory with its files. */
 static void zram_wb_debugfs_register(struct zram *zram)
 {
 	struct dentry *dir = zram->debugfs_dir;
