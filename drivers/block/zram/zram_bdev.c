@@ -1,10 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0-only
-/*
- * zram backing device: attaching and releasing it, harvesting freed
- * blocks once no read can still target them, and reading written-back
- * slots from it, chained to a zram bio or synchronously. Giving blocks
- * back is zram_bdev_block.c's.
- */
+/* zram backing device: attach, release, harvest, written-back slot reads. */
 
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
@@ -25,15 +20,7 @@
 
 struct zram_bdev_pread;
 
-/**
- * struct zram_bdev_part - one bio's share of a backing device read
- * @page: destination page (the first one, for a read past its end into
- *	the physically contiguous pages after it)
- * @offset: byte offset of the read's start in @page
- * @len: bytes to read: PAGE_SIZE for a whole page, else whole sectors of
- *	a packed object's block(s), see zram_bdev_pbuf_part()
- * @sector: backing device sector the read starts at
- */
+/* @len bytes from @sector into @page at @offset, maybe on past @page. */
 struct zram_bdev_part {
 	struct page *page;
 	unsigned int offset;
@@ -41,19 +28,7 @@ struct zram_bdev_part {
 	sector_t sector;
 };
 
-/**
- * struct zram_bdev_rbio - a backing device read chained to a zram bio
- * @zram: the device, whose backing.read_srcu @pin belongs to
- * @parent: the zram bio, completed after this read (not with @pread)
- * @pread: the packed slot read this read is part of, which completes
- *	the zram bio and owns the pin; or NULL
- * @part: what is read, and where to
- * @retry: runs zram_bdev_read_retry_fn() when the backing device refused
- *	a REQ_NOWAIT read with BLK_STS_AGAIN
- * @pin: srcu_down_read() index, released at completion (not with @pread)
- * @bio: the read; last, allocated from backing.read_bs with the fields above as
- *	front pad
- */
+/* A read chained to @parent, or to @pread, which then owns the pin. */
 struct zram_bdev_rbio {
 	struct zram *zram;
 	struct bio *parent;
@@ -64,22 +39,7 @@ struct zram_bdev_rbio {
 	struct bio bio;
 };
 
-/**
- * struct zram_bdev_pread - a read of a packed slot chained to a zram bio
- * @zram: the device, whose backing.read_srcu @pin belongs to
- * @parent: the zram bio, completed once the object is decompressed
- * @page: destination page
- * @buf: the sectors of the object's block(s) that hold it, see
- *	zram_bdev_pspan_of(); physically contiguous
- * @offset: byte offset of the object in @buf
- * @len: its length in bytes
- * @prio: priority of the compressor that made it
- * @remaining: reads into @buf not yet completed (one or two)
- * @status: an error of one of them, else 0
- * @pin: srcu_down_read() index, released when done
- * @node: on a CPU's zram_bdev_pdone list when the last read completed in
- *	hard irq context or with interrupts off
- */
+/* A packed slot read: one or two reads into @buf; the last decompresses. */
 struct zram_bdev_pread {
 	struct zram *zram;
 	struct bio *parent;
@@ -94,16 +54,7 @@ struct zram_bdev_pread {
 	struct llist_node node;
 };
 
-/**
- * struct zram_bdev_pdone - packed reads a CPU finishes in its softirq
- * @list: reads whose last bio completed in hard irq context or with
- *	interrupts off on this CPU; added to there, emptied by @work
- * @work: zram_bdev_pdone_fn() on system_bh_highpri_wq, queued when @list
- *	goes from empty to not empty
- *
- * A device that completes several reads in one interrupt (or one timer)
- * has them all finished by one softirq pass, not one work item each.
- */
+/* Per CPU: packed reads that one softirq pass of @work finishes. */
 struct zram_bdev_pdone {
 	struct llist_head list;
 	struct work_struct work;
@@ -111,22 +62,10 @@ struct zram_bdev_pdone {
 
 static DEFINE_PER_CPU(struct zram_bdev_pdone, zram_bdev_pdone);
 
-/*
- * Issues again, blocking, the chained reads that a backing device refused
- * with BLK_STS_AGAIN, and the synchronous reads of partial I/O. Both
- * complete zram bios: WQ_MEM_RECLAIM.
- */
+/* Blocking reissues and synchronous reads for zram bios: WQ_MEM_RECLAIM. */
 static struct workqueue_struct *zram_bdev_read_wq;
 
-/*
- * The name backing_dev reads for @path: the absolute path of what it
- * names, symlinks followed and a relative path taken from the writer's
- * working directory, as upstream names the file it opened. Process
- * context; sleeps. Returns a kmalloc'ed string, or ERR_PTR: -ENOENT (no
- * such path), -EISDIR (a directory, which upstream's read-write open
- * refuses; an empty path names the working directory, there as here),
- * others from kern_path() and d_path(); -ENOMEM.
- */
+/* The name backing_dev shows: @path made absolute, symlinks followed. */
 static char *zram_bdev_resolve(const char *path)
 {
 	char *buf __free(kfree) = kmalloc(PATH_MAX, GFP_KERNEL);
@@ -149,18 +88,7 @@ static char *zram_bdev_resolve(const char *path)
 	return kstrdup(name, GFP_KERNEL) ?: ERR_PTR(-ENOMEM);
 }
 
-/**
- * zram_bdev_open - open a backing device exclusively
- * @zram: device that will hold it
- * @path: path of a block device node
- *
- * Context: process context, init_lock held for write; sleeps.
- * Return: the opened block device file, or ERR_PTR: -ENOENT (no such
- * path), -ENOTBLK (not a block device), -EINVAL (@zram itself, or smaller
- * than one page), -EBUSY (held exclusively by someone else, or already
- * @zram's backing device: upstream's second exclusive open of it fails),
- * others from lookup_bdev() and bdev_file_open_by_dev().
- */
+/* -EINVAL: @zram itself or under a page; -EBUSY: held (@zram's too). */
 static struct file *zram_bdev_open(struct zram *zram, const char *path)
 {
 	struct block_device *current_bdev = zram->backing.bdev;
@@ -172,7 +100,6 @@ static struct file *zram_bdev_open(struct zram *zram, const char *path)
 	ret = lookup_bdev(path, &devt);
 	if (ret)
 		return ERR_PTR(ret);
-	/* Upstream refuses itself through its zero size; be explicit. */
 	if (devt == disk_devt(zram->disk))
 		return ERR_PTR(-EINVAL);
 	if (current_bdev && devt == current_bdev->bd_dev)
@@ -189,10 +116,8 @@ static struct file *zram_bdev_open(struct zram *zram, const char *path)
 }
 
 /**
- * zram_bdev_release - release the backing device and its bitmaps
+ * zram_bdev_release - release the backing device and its bitmaps, if any
  * @zram: device, not initialized (or every slot freed)
- *
- * Does nothing when there is none.
  *
  * Context: process context, init_lock held for write; sleeps.
  */
@@ -217,16 +142,7 @@ void zram_bdev_release(struct zram *zram)
 	bd->nr_blocks = 0;
 }
 
-/**
- * zram_bdev_read_init - initialize the read pin state on first attach
- * @zram: device, init_lock held for write
- *
- * backing.read_srcu and backing.read_bs then stay until reset, across backing
- * device changes.
- *
- * Context: process context; sleeps.
- * Return: 0 or -ENOMEM.
- */
+/* On first attach; read_srcu and read_bs then stay until reset. Sleeps. */
 static int zram_bdev_read_init(struct zram *zram)
 {
 	struct zram_bdev *bd = &zram->backing;
@@ -238,12 +154,7 @@ static int zram_bdev_read_init(struct zram *zram)
 	err = init_srcu_struct(&bd->read_srcu);
 	if (err)
 		return err;
-	/*
-	 * One zram bio may allocate several reads before any is issued
-	 * (they wait on current->bio_list until ->submit_bio returns); the
-	 * rescuer issues them when the mempool would otherwise wait for
-	 * its own unissued bios.
-	 */
+	/* Several reads of one zram bio may wait unissued on bio_list. */
 	err = bioset_init(&bd->read_bs, BIO_POOL_SIZE,
 			  offsetof(struct zram_bdev_rbio, bio),
 			  BIOSET_NEED_BVECS | BIOSET_NEED_RESCUER);
@@ -259,12 +170,7 @@ out_cleanup_srcu:
 
 /**
  * zram_bdev_read_exit - free the read pin state, if initialized
- * @zram: device
- *
- * A second call does nothing. No written-back slot read may be in flight:
- * reset claims and syncs the device first, and a chained read drops its
- * pin before its parent bio completes (cleanup_srcu_struct() warns
- * otherwise).
+ * @zram: device with no written-back slot read in flight
  *
  * Context: process context, init_lock held for write; sleeps.
  */
@@ -281,18 +187,13 @@ void zram_bdev_read_exit(struct zram *zram)
 }
 
 /**
- * zram_bdev_attach - attach an opened backing device
- * @zram: device, not initialized, init_lock held for write
- * @path: path as written to backing_dev, without its newline
+ * zram_bdev_attach - open @path and make it the backing device
+ * @zram: device, not initialized
+ * @path: as written to backing_dev, without its newline
  *
- * Opens @path, allocates the block bitmaps, initializes the read pin
- * state on first use, and only then replaces the current backing device,
- * so on error the backing device did not change. The name kept for
- * backing_dev to read is @path resolved, see zram_bdev_resolve().
- *
- * Context: process context; sleeps.
- * Return: 0 or -errno, see zram_bdev_resolve() and zram_bdev_open();
- * -ENOMEM.
+ * Context: process context, init_lock held for write; sleeps.
+ * Return: 0, or -ENOMEM or the errno of resolving or opening @path, with
+ * the backing device unchanged.
  */
 int zram_bdev_attach(struct zram *zram, const char *path)
 {
@@ -314,7 +215,6 @@ int zram_bdev_attach(struct zram *zram, const char *path)
 	}
 	nr_blocks = bdev_nr_bytes(file_bdev(bdev_file)) >> PAGE_SHIFT;
 	longs = BITS_TO_LONGS(nr_blocks);
-	/* bitmap, free_pending and free_staged, in this order. */
 	bitmap = kvcalloc(array_size(3, longs), sizeof(long), GFP_KERNEL);
 	if (!bitmap) {
 		err = -ENOMEM;
@@ -323,7 +223,6 @@ int zram_bdev_attach(struct zram *zram, const char *path)
 	err = zram_bdev_read_init(zram);
 	if (err)
 		goto out_free_bitmap;
-	/* Block 0 is never used: a ZRAM_WB handle of 0 would look empty. */
 	set_bit(0, bitmap);
 
 	zram_bdev_release(zram);
@@ -349,15 +248,10 @@ out_free_path:
  * zram_bdev_harvest - make the blocks freed since the last harvest reusable
  * @zram: device with a backing device
  *
- * Blocks freed by zram_bdev_free_block() wait in backing.free_pending. They are
- * staged first and only then is a grace period of backing.read_srcu waited
- * for: every read that pinned a staged block pinned it before the free
- * (under the slot lock), hence before the staging, so the grace period
- * covers it. A block freed during the wait stays pending for the next
- * harvest, as its reader may have pinned after the grace period began.
+ * Stages pending frees, then waits for a read_srcu grace period, which
+ * covers every read of a staged block: it pinned the block before its free.
  *
- * Context: process context, zram.pp_lock held; sleeps when there is
- * something to harvest.
+ * Context: process context, zram.pp_lock held; sleeps if any was freed.
  * Return: true when blocks were made reusable.
  */
 bool zram_bdev_harvest(struct zram *zram)
@@ -365,7 +259,6 @@ bool zram_bdev_harvest(struct zram *zram)
 	struct zram_bdev *bd = &zram->backing;
 
 	lockdep_assert_held(&zram->pp_lock);
-	/* Staged is empty between harvests: nothing new, nothing to do. */
 	if (!zram_extent_stage_frees(bd->free_pending, bd->free_staged,
 				     bd->nr_blocks))
 		return false;
@@ -374,7 +267,6 @@ bool zram_bdev_harvest(struct zram *zram)
 	return true;
 }
 
-/* Reads @part and waits for it. Process context, sleeps. */
 static int zram_bdev_read_wait(struct block_device *bdev,
 			       const struct zram_bdev_part *part)
 {
@@ -390,13 +282,6 @@ static int zram_bdev_read_wait(struct block_device *bdev,
 	return ret;
 }
 
-/**
- * struct zram_bdev_sync_read - a synchronous read handed to a worker
- * @work: runs zram_bdev_sync_read_fn()
- * @bdev: backing device
- * @part: what to read, and where to
- * @error: result, 0 or -errno
- */
 struct zram_bdev_sync_read {
 	struct work_struct work;
 	struct block_device *bdev;
@@ -412,13 +297,7 @@ static void zram_bdev_sync_read_fn(struct work_struct *work)
 	rd->error = zram_bdev_read_wait(rd->bdev, rd->part);
 }
 
-/*
- * Inside zram's ->submit_bio (current->bio_list set), submit_bio() only
- * queues the bio until we return, so waiting for it there would deadlock:
- * issue and wait for it from a worker instead. zram_bdev_read_wq, like the
- * bio workers that may get here, is WQ_MEM_RECLAIM, so flushing it from
- * them is allowed. Elsewhere (a worker finishing a bio) wait in place.
- */
+/* In ->submit_bio, submit_bio() defers until we return: wait in a worker. */
 static int zram_bdev_read_sync(struct zram *zram,
 			       const struct zram_bdev_part *part)
 {
@@ -436,10 +315,6 @@ static int zram_bdev_read_sync(struct zram *zram,
 	return rd.error;
 }
 
-/*
- * Drops a read pin taken by zram_bdev_read_pin(). Any context, including
- * hard interrupt; never sleeps.
- */
 static void zram_bdev_read_unpin(struct zram *zram, int pin)
 	__releases(&zram->backing.read_srcu)
 {
@@ -448,7 +323,6 @@ static void zram_bdev_read_unpin(struct zram *zram, int pin)
 
 static void zram_bdev_read_end_io(struct bio *bio);
 
-/* A read of the whole page in @block into @page. */
 static struct zram_bdev_part zram_bdev_page_part(struct page *page,
 						 unsigned long block)
 {
@@ -459,7 +333,6 @@ static struct zram_bdev_part zram_bdev_page_part(struct page *page,
 	};
 }
 
-/* Points a new or reset chained read at its sectors and page. */
 static void zram_bdev_rbio_prep(struct zram_bdev_rbio *rbio)
 {
 	struct bio *bio = &rbio->bio;
@@ -470,11 +343,7 @@ static void zram_bdev_rbio_prep(struct zram_bdev_rbio *rbio)
 		       rbio->part.offset);
 }
 
-/*
- * Issues a chained read again without REQ_NOWAIT. The parent still counts
- * it as pending and the pin is still held. zram_bdev_read_wq worker:
- * process context, may sleep.
- */
+/* Reissues a refused REQ_NOWAIT read, blocking; it keeps its pin. */
 static void zram_bdev_read_retry_fn(struct work_struct *work)
 {
 	struct zram_bdev_rbio *rbio =
@@ -485,17 +354,10 @@ static void zram_bdev_read_retry_fn(struct work_struct *work)
 	submit_bio(&rbio->bio);
 }
 
-/*
- * Completion of a chained read, like bio_chain()'s: passes the first error
- * on to the parent and completes it, but drops the pin first, so that the
- * parent (and with it reset's wait for I/O) never outlives the pin. A
- * REQ_NOWAIT read the backing device refused is not an error: the parent
- * may already be partly served, so it is read again from a worker (see
- * the nowait contract in zram_drv.c). Any context, including hard irq.
- */
 static void zram_bdev_pread_end(struct zram_bdev_pread *pr,
 				blk_status_t status);
 
+/* Drops the pin before ending @parent, so reset's wait for I/O covers it. */
 static void zram_bdev_read_end_io(struct bio *bio)
 {
 	struct zram_bdev_rbio *rbio = container_of(bio, struct zram_bdev_rbio, bio);
@@ -503,6 +365,7 @@ static void zram_bdev_read_end_io(struct bio *bio)
 	struct bio *parent = rbio->parent;
 	blk_status_t status = bio->bi_status;
 
+	/* The parent may be partly served: never fail it with AGAIN. */
 	if (status == BLK_STS_AGAIN && (bio->bi_opf & REQ_NOWAIT)) {
 		queue_work(zram_bdev_read_wq, &rbio->retry);
 		return;
@@ -521,12 +384,7 @@ static void zram_bdev_read_end_io(struct bio *bio)
 	bio_endio(parent);
 }
 
-/*
- * Submits the read, whose completion drops @pin; on error drops it at
- * once. @nowait: a REQ_NOWAIT read, refused with -EAGAIN when the backing
- * device lacks nowait support or memory is short. Returns 0, -EAGAIN or
- * -ENOMEM.
- */
+/* Returns 0, -EAGAIN or -ENOMEM; @pin goes with the bio or is dropped. */
 static int zram_bdev_read_async(struct zram *zram, struct page *page,
 				unsigned long block, int pin, struct bio *parent,
 				bool nowait)
@@ -536,7 +394,6 @@ static int zram_bdev_read_async(struct zram *zram, struct page *page,
 	struct zram_bdev_rbio *rbio;
 	struct bio *bio = NULL;
 
-	/* Without REQ_NOWAIT the mempool makes this wait, never fail. */
 	if (!nowait)
 		bio = bio_alloc_bioset(bdev, 1, REQ_OP_READ, GFP_NOIO,
 				       &zram->backing.read_bs);
@@ -563,12 +420,7 @@ static int zram_bdev_read_async(struct zram *zram, struct page *page,
 	return 0;
 }
 
-/*
- * Finishes a packed slot read whose block reads all completed: decompresses
- * the object (unless a read failed), drops the pin and completes the zram
- * bio, passing an error on to it. Task or softirq context with interrupts
- * on; never sleeps.
- */
+/* Finishes a packed read. Task or softirq context, irqs on. */
 static void zram_bdev_pread_done(struct zram_bdev_pread *pr)
 {
 	struct bio *parent = pr->parent;
@@ -591,11 +443,7 @@ static void zram_bdev_pread_done(struct zram_bdev_pread *pr)
 	bio_endio(parent);
 }
 
-/*
- * Work on system_bh_highpri_wq (softirq): finishes the packed reads on one
- * CPU's list, oldest first. The list is found from @work, not from the CPU
- * it runs on: the BH work of a CPU that went offline runs on another one.
- */
+/* The list is @work's: the BH work of an offline CPU runs elsewhere. */
 static void zram_bdev_pdone_fn(struct work_struct *work)
 {
 	struct zram_bdev_pdone *pd = container_of(work, struct zram_bdev_pdone,
@@ -607,14 +455,7 @@ static void zram_bdev_pdone_fn(struct work_struct *work)
 		zram_bdev_pread_done(pr);
 }
 
-/*
- * Hands @pr to this CPU's softirq. Hard irq context or interrupts off, so
- * the CPU cannot change; the work is queued only by the add that finds the
- * list empty, and a pass that already emptied it is queued again. A BH
- * workqueue runs the work as the interrupt returns, with no task switch
- * (the read's latency is the work's), and never waits for a worker task,
- * so it needs no rescuer to complete zram bios under memory pressure.
- */
+/* Irqs off, so the CPU stays; BH work needs no rescuer to end zram bios. */
 static void zram_bdev_pread_defer(struct zram_bdev_pread *pr)
 {
 	struct zram_bdev_pdone *pd = this_cpu_ptr(&zram_bdev_pdone);
@@ -624,13 +465,7 @@ static void zram_bdev_pread_defer(struct zram_bdev_pread *pr)
 			      &pd->work);
 }
 
-/*
- * One block read of a packed slot read completed with @status. The last
- * one finishes the read where it is when that is task or softirq context
- * with interrupts on (zram_obj_decompress() has a stream for each); from
- * hard irq, or with interrupts off, it hands it to the softirq of this
- * CPU. Any context, including hard irq.
- */
+/* Any context; zram_obj_decompress() has streams for task and softirq. */
 static void zram_bdev_pread_end(struct zram_bdev_pread *pr,
 				blk_status_t status)
 {
@@ -645,44 +480,28 @@ static void zram_bdev_pread_end(struct zram_bdev_pread *pr,
 		zram_bdev_pread_defer(pr);
 }
 
-/* Bios a read of @loc takes: one, or two when its blocks are apart. */
 static unsigned int zram_bdev_loc_bios(const struct zram_bdev_loc *loc)
 {
 	return loc->next && loc->next != loc->block + 1 ? 2 : 1;
 }
 
-/* Blocks a read of @loc reads. */
 static unsigned int zram_bdev_loc_blocks(const struct zram_bdev_loc *loc)
 {
 	return loc->next ? 2 : 1;
 }
 
-/**
- * struct zram_bdev_pspan - the bytes a read of a packed object reads
- * @start: where the read starts, in bytes from the start of the object's
- *	first block: the object's offset, rounded down to whole sectors
- * @end: where it ends, in bytes from the same place (past PAGE_SIZE for
- *	an object that runs on into its second block): the object's end,
- *	rounded up to whole sectors
- *
- * "Sectors" are the backing device's smallest read that needs no bounce:
- * its logical block size, or its DMA alignment when that is larger (at
- * most PAGE_SIZE). So a 2 KiB object costs a read of about 2 KiB, not of
- * its block or two.
- */
+/* The object rounded out to the smallest read that needs no bounce. */
 struct zram_bdev_pspan {
 	unsigned int start;
 	unsigned int end;
 };
 
-/* The span a read of packed object @loc on @bdev reads. */
 static struct zram_bdev_pspan zram_bdev_pspan_of(struct block_device *bdev,
 						 const struct zram_bdev_loc *loc)
 {
 	unsigned int unit = max(bdev_logical_block_size(bdev),
 				bdev_dma_alignment(bdev) + 1);
 
-	/* Both are powers of two, and so is their maximum. */
 	unit = min_t(unsigned int, unit, PAGE_SIZE);
 	return (struct zram_bdev_pspan) {
 		.start = round_down(loc->offset, unit),
@@ -690,23 +509,13 @@ static struct zram_bdev_pspan zram_bdev_pspan_of(struct block_device *bdev,
 	};
 }
 
-/*
- * The buffer of a packed read of @sp: kmalloc() of a power-of-two size,
- * so physically contiguous and aligned to its size, which is at least the
- * span's unit.
- */
+/* Power-of-two kmalloc(): physically contiguous, aligned to its size. */
 static void *zram_bdev_pbuf_alloc(const struct zram_bdev_pspan *sp, gfp_t gfp)
 {
 	return kmalloc(roundup_pow_of_two(sp->end - sp->start), gfp);
 }
 
-/*
- * Bio @i of a packed read of @loc (span @sp) into @buf. With one bio, the
- * whole span, across both blocks when they are adjacent. With two (the
- * blocks are apart), the span's share of block @i: the first block's
- * from @sp->start to its end, then the second block's from its start;
- * each lands at its place in @buf.
- */
+/* Bio @i's part of the span: all of it, or one block's share of two. */
 static void zram_bdev_pbuf_part(const struct zram_bdev_loc *loc,
 				const struct zram_bdev_pspan *sp, void *buf,
 				unsigned int i, struct zram_bdev_part *part)
@@ -717,7 +526,6 @@ static void zram_bdev_pbuf_part(const struct zram_bdev_loc *loc,
 
 	if (zram_bdev_loc_bios(loc) == 2)
 		len = i ? sp->end - PAGE_SIZE : PAGE_SIZE - sp->start;
-	/* Only a read of two bios has a bio 1: the second block's share. */
 	if (i) {
 		at = PAGE_SIZE - sp->start;
 		sector = zram_bdev_block_sector(loc->next);
@@ -728,7 +536,6 @@ static void zram_bdev_pbuf_part(const struct zram_bdev_loc *loc,
 	part->sector = sector;
 }
 
-/* Points block read @i of packed read @pr (span @sp) at its part. */
 static void zram_bdev_pread_rbio(struct zram_bdev_pread *pr,
 				 struct zram_bdev_rbio *rbio,
 				 const struct zram_bdev_loc *loc,
@@ -743,7 +550,6 @@ static void zram_bdev_pread_rbio(struct zram_bdev_pread *pr,
 	zram_bdev_rbio_prep(rbio);
 }
 
-/* A chained read of one block (or two adjacent ones). */
 static struct zram_bdev_rbio *zram_bdev_rbio_alloc(struct zram *zram,
 						   bool nowait)
 {
@@ -756,27 +562,7 @@ static struct zram_bdev_rbio *zram_bdev_rbio_alloc(struct zram *zram,
 	return bio ? container_of(bio, struct zram_bdev_rbio, bio) : NULL;
 }
 
-/**
- * zram_bdev_read_packed_async - read a packed slot, chained to a zram bio
- * @zram: device with a backing device
- * @page: destination page
- * @loc: the slot's location; @loc->len < PAGE_SIZE
- * @pin: from zram_bdev_read_pin(); handed to the read, or dropped on error
- * @parent: the zram bio
- * @nowait: a REQ_NOWAIT bio: nothing may wait
- *
- * Reads the sectors of the object's block(s) that hold it into a buffer
- * with one bio, or two when the blocks are apart; the last completion
- * decompresses (in task or softirq context, zram_bdev_pread_end()) and
- * completes @parent. With @nowait everything is allocated before anything
- * is issued, so a refusal changes nothing; without, each bio is issued
- * before the next one is allocated (the bio_set's rescuer then issues it
- * should the mempool have to wait).
- *
- * Context: as zram_bdev_read() with a @parent.
- * Return: 0, -EAGAIN (@nowait: no nowait support or memory short) or
- * -ENOMEM.
- */
+/* @nowait allocates all before issuing anything: a refusal changes nothing. */
 static int zram_bdev_read_packed_async(struct zram *zram, struct page *page,
 				       const struct zram_bdev_loc *loc,
 				       int pin, struct bio *parent,
@@ -816,6 +602,7 @@ static int zram_bdev_read_packed_async(struct zram *zram, struct page *page,
 	/* The pin now belongs to @pr: zram_bdev_pread_done() drops it. */
 	__release(&zram->backing.read_srcu);
 	for (i = 0; i < nr; i++) {
+		/* Issue each before the next waits in the mempool (rescuer). */
 		if (!rbio[i])
 			rbio[i] = zram_bdev_rbio_alloc(zram, false);
 		zram_bdev_pread_rbio(pr, rbio[i], loc, &sp, i);
@@ -836,7 +623,6 @@ out_unpin:
 	return err;
 }
 
-/* Reads the whole page in @block into @page. Process context, sleeps. */
 static int zram_bdev_read_page_sync(struct zram *zram, struct page *page,
 				    unsigned long block)
 {
@@ -845,11 +631,6 @@ static int zram_bdev_read_page_sync(struct zram *zram, struct page *page,
 	return zram_bdev_read_sync(zram, &part);
 }
 
-/*
- * Reads a packed slot synchronously: the sectors of its block(s) that hold
- * it into a buffer, then decompresses. Process context, sleeps; returns 0
- * or -errno.
- */
 static int zram_bdev_read_packed_sync(struct zram *zram, struct page *page,
 				      const struct zram_bdev_loc *loc)
 {
@@ -873,16 +654,12 @@ static int zram_bdev_read_packed_sync(struct zram *zram, struct page *page,
 }
 
 /**
- * zram_bdev_read_pin - pin the block of a written-back slot against reuse
+ * zram_bdev_read_pin - pin a written-back slot's block against reuse
  * @zram: device with a backing device
  *
- * Until the pin is dropped, no block freed after this call is handed out
- * again (see zram_bdev_harvest()). Taking it under the slot lock orders it
- * before any free of the slot's block. zram_bdev_read() drops it.
- *
- * Context: slot lock of the ZRAM_WB slot held; any context but NMI; never
- * sleeps, nowait-safe.
- * Return: the pin, to pass to zram_bdev_read().
+ * Context: slot lock of the ZRAM_WB slot held, so the pin precedes any free
+ * of the block; never sleeps.
+ * Return: the pin, for zram_bdev_read(), which drops it.
  */
 int zram_bdev_read_pin(struct zram *zram)
 	__acquires(&zram->backing.read_srcu)
@@ -893,25 +670,18 @@ int zram_bdev_read_pin(struct zram *zram)
 /**
  * zram_bdev_read - read one written-back slot from the backing device
  * @zram: device with a backing device
- * @page: destination page (PAGE_SIZE bytes)
- * @loc: where the slot's data is (read under the slot lock together with
- *	@pin): a whole page, or a packed object, which is decompressed
- * @pin: from zram_bdev_read_pin(); dropped on every path: when the read
- *	completed (with @parent: in its completion), or at once on error
+ * @page: destination page
+ * @loc: the slot's location, read under the slot lock with @pin
+ * @pin: from zram_bdev_read_pin(); dropped on every path
  * @parent: bio to chain the read to, or NULL to read synchronously
- * @nowait: the caller must not block (REQ_NOWAIT); only with @parent
+ * @nowait: REQ_NOWAIT, only with @parent: refuse rather than block
  *
- * With @parent the read is submitted chained to it, so @parent completes
- * after the data arrived (or fails with the read's error). With @nowait
- * the read is refused with -EAGAIN and no side effect when the backing
- * device does not support nowait or memory is short; once submitted, a
- * BLK_STS_AGAIN from the backing device makes a worker issue it again,
- * blocking, so @parent never fails with it.
+ * Once submitted, a BLK_STS_AGAIN from the device is retried blocking.
  *
- * Context: @parent: any context zram's ->submit_bio runs in; never sleeps
- * with @nowait. No @parent: process context, sleeps.
- * Return: 0 (with @parent: submitted), -EAGAIN, -ENOMEM, or the read's
- * -errno (without @parent).
+ * Context: with @parent, ->submit_bio's, sleeping only without @nowait;
+ * else process context, sleeps.
+ * Return: 0 (with @parent: submitted), -EAGAIN (@nowait; no side effect),
+ * -ENOMEM, or the read's errno.
  */
 int zram_bdev_read(struct zram *zram, struct page *page,
 		   const struct zram_bdev_loc *loc, int pin, struct bio *parent,
@@ -934,15 +704,7 @@ int zram_bdev_read(struct zram *zram, struct page *page,
 			ret = zram_bdev_read_packed_sync(zram, page, loc);
 		zram_bdev_read_unpin(zram, pin);
 	}
-	/*
-	 * bd_reads counts the blocks that reads issued touch (a packed
-	 * object's read reads only its sectors of them): a chained read once
-	 * submitted, whatever its outcome (a retry after BLK_STS_AGAIN is the
-	 * same read); a synchronous read only when it succeeded, as its error
-	 * cannot tell a read refused before reaching the device from one the
-	 * device failed. pk_split_reads counts those of them that took two
-	 * bios, for tests of that path.
-	 */
+	/* A failed sync read may not have reached the device: not counted. */
 	if (ret)
 		return ret;
 	atomic64_add(zram_bdev_loc_blocks(loc), &zram->stats.bd_reads);

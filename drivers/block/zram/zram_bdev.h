@@ -1,11 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 /*
- * zram backing device (zram_bdev.c, zram_bdev_block.c): attaching and
- * releasing it, the bitmap of its 4 KiB blocks and their lifetime, and
- * reading written-back slots from it.
- *
- * Included by zram.h before struct zram is defined; it may only use struct
- * zram as an incomplete type.
+ * zram backing device (zram_bdev.c, zram_bdev_block.c). zram.h includes it
+ * before struct zram is complete.
  */
 #ifndef _ZRAM_BDEV_H_
 #define _ZRAM_BDEV_H_
@@ -20,16 +16,12 @@ struct page;
 struct zram;
 
 /**
- * struct zram_bdev_loc - where a written-back slot's data is
- * @block: the backing device block holding the data (never 0)
- * @next: the second block of data that runs past the end of @block, or 0
+ * struct zram_bdev_loc - where a written-back slot's data is (slot lock)
+ * @block: backing device block holding the data (never 0)
+ * @next: block holding the rest of data that runs past @block, or 0
  * @offset: byte offset of the data in @block
- * @len: bytes of data; PAGE_SIZE for a whole page, which starts at offset
- *	0 of @block and has no @next
- * @prio: priority of the compressor that made a packed object, which a
- *	read decompresses it with (0: the primary one); 0 for a whole page
- *
- * Read from the slot with zram_slot_wb_loc() under its slot lock.
+ * @len: bytes of data; PAGE_SIZE for a whole page (offset 0, no @next)
+ * @prio: priority of the compressor of a packed object, 0 for a whole page
  */
 struct zram_bdev_loc {
 	unsigned long block;
@@ -43,45 +35,25 @@ struct zram_bdev_loc {
 
 /**
  * struct zram_bdev - the backing device of one zram device
- * @bdev_file: the backing device, opened exclusively with the zram device
- *	as holder; NULL when none. @bdev_file, @bdev, @bdev_path, @bitmap and
- *	@nr_blocks are set only while the device is not initialized, and
- *	cleared only by reset, both with init_lock held for write; readers
- *	hold init_lock for read, or zram.pp_lock on an initialized device, or
- *	a slot lock of a ZRAM_WB slot (which pins them, as reset frees every
- *	slot first).
+ * @bdev_file: the device, opened exclusively with zram as holder, or NULL.
+ *	It, @bdev, @bdev_path, @bitmap and @nr_blocks change only under
+ *	init_lock for write on an uninitialized device; readers hold
+ *	init_lock, zram.pp_lock or the slot lock of a ZRAM_WB slot.
  * @bdev: block device of @bdev_file
- * @bdev_path: path written to backing_dev, shown by it
- * @bitmap: one bit per 4 KiB block of the backing device, set while the
- *	block is in use, reserved or waiting in @free_pending/@free_staged;
- *	block 0 is never used (a ZRAM_WB handle of 0 would look empty), so
- *	its bit stays set. Bits change only by atomic bitops, see
- *	zram_extent.c. One allocation holds @bitmap, @free_pending and
- *	@free_staged.
- * @free_pending: blocks freed by zram_bdev_free_block() (under the slot lock)
- *	that a reader may still be reading; set_bit() by the freer, moved to
- *	@free_staged by the writeback that holds zram.pp_lock
- * @free_staged: blocks taken from @free_pending by the writeback holding
- *	zram.pp_lock, released once @read_srcu had a grace period (under
- *	that lock)
- * @nr_blocks: number of bits in each bitmap
- * @read_srcu: pins blocks read by written-back slot reads: a reader takes
- *	srcu_down_read() under the slot lock and srcu_up_read() when its
- *	backing device read completed (possibly in irq context). A freed
- *	block is reused only after a synchronize_srcu() that started after
- *	the free, so it never changes under a read that saw it.
- * @read_bs: bio_set of the chained backing device reads; its front pad
- *	carries the pin to the completion
- * @read_ready: @read_srcu and @read_bs are initialized. Set by the first
- *	backing_dev store, cleared by reset, both with init_lock held for
- *	write; reset may run twice (hot_remove), the second one finds it
- *	clear
- * @pack: per block, the packing state of a block holding packed objects
- *	(see zram_bdev_pack_hold()), 0 for any other block; NULL until the
- *	first packed writeback allocates it (zram_bdev_pack_init(), under
- *	zram.pp_lock), freed with @bitmap. Readers are the holders of a
- *	packed slot's slot lock and a writeback committing its requests,
- *	which only exist after the allocation.
+ * @bdev_path: the path backing_dev shows (resolved)
+ * @bitmap: one bit per 4 KiB block, set unless released; bit 0 stays set
+ *	(a ZRAM_WB handle of 0 would look empty); one allocation with the
+ *	next two, all changed by atomic bitops only
+ * @free_pending: blocks freed under a slot lock that a read may still pin
+ * @free_staged: blocks zram_bdev_harvest() took from @free_pending
+ * @nr_blocks: bits in each bitmap
+ * @read_srcu: pins a block from its reader's slot lock until the read
+ *	completed (maybe in irq); a freed block is reused after a grace period
+ * @read_bs: bio_set of chained reads; its front pad carries the pin
+ * @read_ready: @read_srcu and @read_bs are initialized (first attach to
+ *	reset, which may run twice; init_lock held for write)
+ * @pack: per block, the ZRAM_PACK_* state of a block of packed objects,
+ *	else 0; allocated by the first packed writeback, freed with @bitmap
  */
 struct zram_bdev {
 	struct file *bdev_file;
@@ -97,16 +69,10 @@ struct zram_bdev {
 	atomic_t *pack;
 };
 
-/*
- * Packing state of a block (zram_bdev.pack): the live objects with bytes
- * in it in the low ZRAM_PACK_CNT_BITS bits, the bytes of objects written
- * into it above. A writer puts at most ZRAM_PACK_MAX_OBJS objects into
- * one block.
- */
+/* zram_bdev.pack[block]: bytes << ZRAM_PACK_CNT_BITS | live objects. */
 #define ZRAM_PACK_CNT_BITS	12
 #define ZRAM_PACK_MAX_OBJS	((1U << ZRAM_PACK_CNT_BITS) - 1)
 
-/* First sector of a backing device block. */
 static inline sector_t zram_bdev_block_sector(unsigned long block)
 {
 	return (sector_t)block << (PAGE_SHIFT - SECTOR_SHIFT);

@@ -1,10 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0-only
-/*
- * zram backing device blocks: how a written-back slot gives its storage
- * back. A whole-page slot frees its block; a block of packed objects
- * counts its live objects and bytes and is freed with its last object.
- * A freed block waits in backing.free_pending for zram_bdev_harvest().
- */
+/* zram backing device blocks: how written-back slots give them back. */
 
 #include <linux/atomic.h>
 #include <linux/bitops.h>
@@ -14,13 +9,7 @@
 
 #include "zram.h"
 
-/*
- * Releases a block in use: it is not reusable at once, as a read that
- * pinned it may still be in flight. It waits in backing.free_pending until
- * the next harvest by a writeback (zram_bdev_harvest()). Caller: a slot
- * lock holder of a slot that used the block, or a writeback committing
- * its requests; never in interrupt context; never sleeps.
- */
+/* To free_pending: a read may still pin it. Under a slot lock or pp_lock. */
 static void zram_bdev_free_block(struct zram *zram, unsigned long block)
 {
 	struct zram_bdev *bd = &zram->backing;
@@ -33,9 +22,6 @@ static void zram_bdev_free_block(struct zram *zram, unsigned long block)
 /**
  * zram_bdev_pack_init - allocate the packing state of every block
  * @zram: initialized device with a backing device
- *
- * Does nothing when it exists. Costs 4 bytes per backing device block,
- * until reset or another backing device.
  *
  * Context: process context, zram.pp_lock held; may sleep.
  * Return: 0 or -ENOMEM.
@@ -57,15 +43,10 @@ int zram_bdev_pack_init(struct zram *zram)
  * zram_bdev_pack_hold - a written block starts holding packed objects
  * @zram: device whose backing.pack exists
  * @block: block just written, reserved by the writeback, state 0
- * @nr_objs: objects with bytes in @block, at most %ZRAM_PACK_MAX_OBJS;
- *	each is let go by zram_bdev_put_loc(), as its slot is freed or
- *	fails to take it
+ * @nr_objs: objects with bytes in @block, at most %ZRAM_PACK_MAX_OBJS
  * @bytes: bytes of those objects in @block
  *
- * The block counts in bd_count until the last object is let go.
- *
- * Context: a writeback committing a request (zram.pp_lock held), before
- * it installs the objects' slots; never sleeps.
+ * Context: zram.pp_lock held, before the slots are installed; no sleep.
  */
 void zram_bdev_pack_hold(struct zram *zram, unsigned long block,
 			 unsigned int nr_objs, unsigned int bytes)
@@ -80,10 +61,7 @@ void zram_bdev_pack_hold(struct zram *zram, unsigned long block,
 	atomic64_inc(&zram->stats.pk_blocks);
 }
 
-/*
- * Lets go of one packed object with @bytes in @block; the last one frees
- * the block. From then on the block's bytes no longer count as dead.
- */
+/* The last object let go frees the block and its dead bytes. */
 static void zram_bdev_pack_put(struct zram *zram, unsigned long block,
 			       unsigned int bytes)
 {
@@ -94,7 +72,6 @@ static void zram_bdev_pack_put(struct zram *zram, unsigned long block,
 	val = atomic_dec_return(state);
 	if (val & ZRAM_PACK_MAX_OBJS)
 		return;
-	/* No object left: nobody else touches the state now. */
 	atomic_set(state, 0);
 	atomic64_sub((unsigned int)val >> ZRAM_PACK_CNT_BITS,
 		     &zram->stats.pk_dead_bytes);
@@ -107,13 +84,8 @@ static void zram_bdev_pack_put(struct zram *zram, unsigned long block,
  * @zram: device
  * @loc: the slot's location, from zram_slot_wb_loc()
  *
- * A whole page frees its block; a packed object lets go of its block(s),
- * each freed with its last object. A freed block is not reusable at once
- * (zram_bdev_free_block()).
- *
- * Context: slot lock of the ZRAM_WB slot held (which keeps the bitmaps
- * alive), or the writeback that wrote @loc, committing it; like the slot
- * lock, never in interrupt context; never sleeps.
+ * Context: slot lock of the ZRAM_WB slot held (it keeps the bitmaps alive),
+ * or the writeback that wrote @loc; never in irq context; never sleeps.
  */
 void zram_bdev_put_loc(struct zram *zram, const struct zram_bdev_loc *loc)
 {

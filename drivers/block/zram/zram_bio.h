@@ -1,8 +1,5 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
-/*
- * zram bio path (zram_bio.c): serving reads, writes, discards and swap
- * free notifications.
- */
+/* zram bio path (zram_bio.c): reads, writes, discards, swap free notify. */
 #ifndef _ZRAM_BIO_H_
 #define _ZRAM_BIO_H_
 

@@ -1,31 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Block-extent allocator for the zram backing device.
- *
- * Concurrency: every change of a bit is an atomic bitop, and there is no
- * lock. Blocks may be released (clear_bit) while a reservation is
- * scanning; the functions here never sleep and may run in any context.
- * zram releases blocks only in process context: the writeback (unused
- * reservations, harvested frees, bios that failed, slots that changed
- * when their bio completed); freeing a written-back slot
- * (zram_bdev_free_block(), under a slot lock) only sets its bit in the pending
- * bitmap, see below. A concurrent release
- * can only turn a used bit into a free one, so a scan at worst misses a
- * block that just became free; that is tolerated, the block is found by a
- * later reservation.
- * Reservations are claimed with test_and_set_bit(), so two reservers can
- * never both own a block; zram serialises reservers anyway (one writeback
- * at a time), which keeps the retry below cold.
- *
- * Deferred frees: a block that readers may still be reading (a written-back
- * slot's block) is not released at once. Its owner sets its bit in a
- * "pending" bitmap instead (set_bit, any context). The single reserver
- * later moves the pending bits to a "staged" bitmap it alone owns
- * (zram_extent_stage_frees()), waits until no reader that could have seen
- * those blocks is left, and only then releases the staged blocks
- * (zram_extent_release_staged()). Bits set in pending after the staging
- * wait for the next round, so no block is released before the wait that
- * covers its readers.
+ * Block-extent allocator. No lock: atomic bitops only; callers serialise
+ * reservations. A block that may still be read is freed into a pending
+ * bitmap, which the reserver stages and releases once its readers are gone.
  */
 
 #include <linux/bitmap.h>
@@ -35,38 +12,14 @@
 
 #include "zram_extent.h"
 
-/**
- * struct zram_extent_found - what one search found
- * @start: first block of the longest free run met
- * @len: its length in blocks (not clamped to the length wanted); 0 when no
- *	block is free
- * @short_end: when a bound stopped the search before it wrapped to block
- *	0, the block after the last run it looked at; 0 otherwise
- */
+/* Longest free run met (@len 0: none); @short_end: see zram_extent_scan(). */
 struct zram_extent_found {
 	unsigned long start;
 	unsigned long len;
 	unsigned long short_end;
 };
 
-/**
- * zram_extent_scan - find the best free run, searching from a cursor
- * @bitmap: block bitmap, a set bit is a block in use
- * @nr_blocks: number of blocks (bits) in @bitmap
- * @from: block where the search starts, below @nr_blocks
- * @max_len: a run this long (blocks) ends the search at once
- * @found: out, see struct zram_extent_found
- *
- * Visits free runs in next-fit order: those starting in [@from, @nr_blocks)
- * first, then those starting in [0, @from). A run never wraps from the last
- * block to block 0, since those blocks are not adjacent on the device. The
- * search stops at the first run of at least @max_len blocks, after
- * %ZRAM_EXTENT_MAX_RUNS runs, or once run starts lie more than
- * %ZRAM_EXTENT_WINDOW blocks past the first free block seen; it never
- * stops before finding a free block if there is one.
- *
- * Context: any; does not modify @bitmap.
- */
+/* Next-fit from @from; a run never wraps to block 0; ZRAM_EXTENT_* bound it. */
 static void zram_extent_scan(const unsigned long *bitmap,
 			     unsigned long nr_blocks, unsigned long from,
 			     unsigned long max_len,
@@ -108,25 +61,12 @@ static void zram_extent_scan(const unsigned long *bitmap,
 	return;
 
 bounded:
-	/* Every run starting in [@from, @pos) was looked at, all short. */
+	/* Before the wrap: runs from @from to @pos were all short. */
 	if (!pass)
 		found->short_end = pos;
 }
 
-/**
- * zram_extent_first_short - first free run in the short region
- * @bitmap: block bitmap
- * @nr_blocks: number of blocks in @bitmap
- * @cur: cursor whose short region to use
- * @from: block to start at
- * @found: out, the run (@found->short_end untouched)
- *
- * Context: any; does not modify @bitmap.
- * Return: true if @from lies in the short region and a free run starts
- * between @from and the region's end; false when a full search is due,
- * also when a concurrent reserver claimed the run's first block between
- * the two lookups.
- */
+/* The first free run from @from in the short region; false: search in full. */
 static bool zram_extent_first_short(const unsigned long *bitmap,
 				    unsigned long nr_blocks,
 				    const struct zram_extent_cursor *cur,
@@ -145,18 +85,7 @@ static bool zram_extent_first_short(const unsigned long *bitmap,
 	return found->len != 0;
 }
 
-/**
- * zram_extent_claim - mark a run of blocks in use
- * @bitmap: block bitmap
- * @start: first block of the run
- * @len: blocks in the run, at least 1
- *
- * Claims blocks in ascending order and stops at the first block somebody
- * else claimed since the scan.
- *
- * Context: any.
- * Return: number of blocks claimed from @start, 0 to @len.
- */
+/* Claims from @start up to a block someone claimed since the scan. */
 static unsigned long zram_extent_claim(unsigned long *bitmap,
 				       unsigned long start, unsigned long len)
 {
@@ -171,25 +100,16 @@ static unsigned long zram_extent_claim(unsigned long *bitmap,
 
 /**
  * zram_extent_reserve - reserve a run of contiguous free blocks
- * @bitmap: block bitmap of @nr_blocks bits, a set bit is a block in use
- * @nr_blocks: number of 4 KiB blocks on the backing device
- * @cur: in/out cursor; the search starts at @cur->next, which is left
- *	just past the reserved run (0 past the last block)
- * @max_len: longest run wanted (blocks), at least 1
- * @start: out, first block of the reserved run
+ * @bitmap: block bitmap, a set bit is a block in use
+ * @nr_blocks: bits in @bitmap (4 KiB blocks)
+ * @cur: cursor; @cur->next is left just past the run (0 past the end)
+ * @max_len: longest run wanted, in blocks, at least 1
+ * @start: out, first block of the run
  *
- * Next-fit with a bounded best-fit fallback: takes the first run of
- * @max_len free blocks met from @cur->next onwards (wrapping to block 0),
- * otherwise the longest shorter run among the first %ZRAM_EXTENT_MAX_RUNS
- * runs within the search window, down to a single block. Inside the short
- * region that such a fallback leaves in @cur, takes the first free run
- * instead (see struct zram_extent_cursor). The caller owns the reserved
- * blocks and gives back any it does not use with zram_extent_release().
+ * Next-fit; else the longest shorter run a bounded search met.
  *
- * Context: any; never sleeps. Safe against concurrent releases; callers
- * should serialise reservations among themselves (see top of file).
- * Return: number of blocks reserved (1 to @max_len), or -ENOSPC when no
- * block is free, or -EINVAL when @max_len is 0.
+ * Context: any; never sleeps. Callers serialise reservations.
+ * Return: blocks reserved (1 to @max_len), -ENOSPC or -EINVAL (@max_len 0).
  */
 int zram_extent_reserve(unsigned long *bitmap, unsigned long nr_blocks,
 			struct zram_extent_cursor *cur, unsigned int max_len,
@@ -229,10 +149,10 @@ int zram_extent_reserve(unsigned long *bitmap, unsigned long nr_blocks,
 /**
  * zram_extent_release - give back reserved or used blocks
  * @bitmap: block bitmap
- * @start: first block to release
- * @len: number of blocks to release, may be 0
+ * @start: first block
+ * @len: number of blocks, may be 0
  *
- * Context: any, including hardirq; never sleeps.
+ * Context: any; never sleeps.
  */
 void zram_extent_release(unsigned long *bitmap, unsigned long start,
 			 unsigned int len)
@@ -244,20 +164,13 @@ void zram_extent_release(unsigned long *bitmap, unsigned long start,
 }
 
 /**
- * zram_extent_stage_frees - take the pending frees for release
- * @pending: bitmap of blocks freed but maybe still being read; bits are set
- *           concurrently from any context
- * @staged: bitmap of blocks taken for the next release, owned by the
- *          caller (the single reserver)
- * @nr_blocks: number of bits in both bitmaps
+ * zram_extent_stage_frees - move pending frees to the staged bitmap
+ * @pending: blocks freed but maybe still read; set concurrently
+ * @staged: blocks for the next release, owned by the reserver
+ * @nr_blocks: bits in each bitmap
  *
- * Moves every bit set in @pending to @staged: each is cleared in @pending
- * with test_and_clear_bit() before being set in @staged, so a bit set
- * concurrently is either moved now or left for the next call, never lost.
- *
- * Context: any; never sleeps. Calls must be serialised with each other and
- * with zram_extent_release_staged() on the same @staged.
- * Return: number of blocks now staged that were not before.
+ * Context: any; never sleeps. Serialised with zram_extent_release_staged().
+ * Return: number of blocks newly staged.
  */
 unsigned long zram_extent_stage_frees(unsigned long *pending,
 				      unsigned long *staged,
@@ -275,12 +188,10 @@ unsigned long zram_extent_stage_frees(unsigned long *pending,
 }
 
 /**
- * zram_extent_release_staged - release the staged blocks
+ * zram_extent_release_staged - release the staged blocks, once unread
  * @bitmap: block bitmap
- * @staged: blocks taken by zram_extent_stage_frees(); all cleared here
- * @nr_blocks: number of bits in both bitmaps
- *
- * The caller has made sure that nobody still reads a staged block.
+ * @staged: blocks from zram_extent_stage_frees(); all cleared here
+ * @nr_blocks: bits in each bitmap
  *
  * Context: any; never sleeps. Serialised with zram_extent_stage_frees().
  * Return: number of blocks released.

@@ -1,51 +1,25 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * Block-extent allocator for the zram backing device.
- *
- * The backing device is divided into 4 KiB blocks, tracked by a bitmap in
- * which a set bit means "block in use". This allocator only reads and
- * modifies that bitmap: it knows nothing about zram, bios or slots, so it
- * is also built in user space by tools/testing/zram-unit.
+ * Block-extent allocator over a bitmap of 4 KiB blocks (set bit: in use).
+ * Knows no zram type: tools/testing/zram-unit builds it in user space.
  */
 #ifndef _ZRAM_EXTENT_H_
 #define _ZRAM_EXTENT_H_
 
 #include <linux/types.h>
 
-/*
- * How far (in blocks) the search for a full-length extent goes past the
- * first free block it meets before settling for the longest shorter run
- * seen so far. Bounds the cost of one reservation on a fragmented bitmap.
- */
+/* Blocks past the first free one a search may go looking for a full run. */
 #define ZRAM_EXTENT_WINDOW	1024UL
 
-/*
- * Most free runs one search visits before settling for the longest seen.
- * On a fragmented bitmap (say every other block used) the window alone
- * still lets a search visit about 512 one-block runs to hand out a single
- * block; this bounds it to a few bitops per run visited.
- */
+/* Free runs one search visits at most, which bounds it when fragmented. */
 #define ZRAM_EXTENT_MAX_RUNS	8
 
 /**
- * struct zram_extent_cursor - where the next reservation looks
- * @next: next-fit position: the block the next search starts at
- * @short_start: first block of the short region
- * @short_end: block after the short region; the region is empty when
- *	@short_end <= @short_start
- *
- * The short region is what the last full search found fragmented: it
- * stopped at a bound, and every free run starting in [@short_start,
- * @short_end) was shorter than it wanted. While @next lies in the region,
- * a reservation takes the first free run from @next on, without looking
- * at the same short runs again; a full search resumes past the region.
- * A run that grows there after the search (blocks released meanwhile) is
- * not preferred, which only costs bio size; zram_extent_forget_short()
- * drops the region, which zram does after each harvest of freed blocks.
- * Single releases (failed bios, changed slots) leave it in place, and it
- * may outlive a writeback.
- *
- * Owned by the reserver: callers serialise reservations (zram_extent.c).
+ * struct zram_extent_cursor - where the next reservation looks (reserver's)
+ * @next: block the next search starts at (next-fit)
+ * @short_start: first block of the short region, where the last bounded
+ *	search met only short runs: a reservation there takes the first one
+ * @short_end: block after it; the region is empty when <= @short_start
  */
 struct zram_extent_cursor {
 	unsigned long next;
