@@ -3,7 +3,7 @@
  * zram: compressed RAM block device. The device, its slots and their
  * states, shared by every file of the driver.
  *
- * Files and their owners' responsibilities:
+ * Files:
  *   zram_drv.c      a device's life: add, init, reset, remove; the module
  *   zram_sysfs.c    device attributes        zram_debugfs.c  block_state
  *   zram_slot.c     slot lock and state      zram_obj.c      objects
@@ -15,37 +15,26 @@
  *   zram_recomp.c   recompression (CONFIG_ZRAM_MULTI_COMP)
  *   backend_*.c     one compression library each, behind struct zcomp_ops
  *
- * Locking, outermost first; a lock is only taken with the ones above it
- * held or none:
- *
- *   zram_index_mutex (zram_drv.c): the device ids; held across add and
- *	remove.
- *   disk->open_mutex: struct zram.claim; brief, never held while waiting
- *	for anything below.
- *   zram.pp_lock (mutex): post-processing, one writeback or
- *	recompression at a time, for its whole run; a second one waits
- *	(killable). They do not hold init_lock while they run. Reset takes
- *	it before init_lock, so the device stays initialized while it is
- *	held.
- *   init_lock (rw_semaphore): write side changes the configuration,
- *	initializes and resets; read side keeps the device initialized for
- *	sysfs stores and shows. Never taken on the I/O path (reset claims
- *	and syncs the device instead).
- *   zram_wb_ctl.lock (irq-safe spinlock, zram_wb_internal.h): a writeback's
- *	request lists; taken by bio completions.
- *   the slot lock (spinlock, one per slot): every field of one slot;
- *	never two at once, never in interrupt context, nothing sleeps under
- *	it. REQ_NOWAIT I/O only tries it.
- *   zcomp_strm.lock (local_lock, zcomp.c): this CPU's compression stream;
- *	may be taken under a slot lock, never the other way round. The
- *	softirq streams of compressed_writeback devices have a lock class
- *	of their own, taken only in softirq, under no other lock (packed
- *	reads, zram_bdev.c).
+ * Locking, outermost first; a lock is taken only with none or those above
+ * it held:
+ *   zram_index_mutex (zram_drv.c): the device ids; held over add, remove.
+ *   disk->open_mutex: zram.claim; brief, never held waiting for a lock below.
+ *   zram.pp_lock (mutex): one writeback or recompression, for its whole
+ *	run and without init_lock; a second one waits (killable). Reset
+ *	takes it first, so the device stays initialized while it is held.
+ *   zram.init_lock (rwsem): write side configures, initializes and resets;
+ *	read side keeps the device initialized. Never on the I/O path.
+ *   zram_wb_ctl.lock (irq spinlock, zram_wb_internal.h): writeback requests.
+ *   the slot lock (spinlock per slot): every field of one slot; one at a
+ *	time, never in irq context, nothing sleeps under it; REQ_NOWAIT
+ *	I/O only tries it.
+ *   zcomp_strm.lock (local_lock): this CPU's stream; may nest in a slot
+ *	lock. Softirq streams (packed reads) are a class of their own,
+ *	taken under no other lock.
  *   zram_wb.limit_lock (spinlock): the writeback_limit budget.
- *
- * Not locks but ordering rules: backing.read_srcu pins a written-back
- * block from the slot lock of its reader until its read completed
- * (zram_bdev.c); a freed block is reused only after a grace period.
+ * Ordering rule: backing.read_srcu pins a written-back block from its
+ * reader's slot lock until the read completes; a freed block is reused
+ * only after a grace period.
  */
 
 #ifndef _ZRAM_H_
@@ -73,128 +62,73 @@ struct zram;
 #define ZRAM_LOGICAL_BLOCK_SHIFT 12
 #define ZRAM_LOGICAL_BLOCK_SIZE	BIT(ZRAM_LOGICAL_BLOCK_SHIFT)
 
-/*
- * The low ZRAM_FLAG_SHIFT bits of zram_table_entry.flags hold the size in
- * bytes of the slot's zsmalloc object (at most PAGE_SIZE, so PAGE_SHIFT + 1
- * bits); the bits from ZRAM_FLAG_SHIFT up are enum zram_pageflags.
- */
+/* flags: object size in bytes (up to PAGE_SIZE), then enum zram_pageflags */
 #define ZRAM_FLAG_SHIFT		(PAGE_SHIFT + 1)
 #define ZRAM_OBJ_SIZE_MASK	((1UL << ZRAM_FLAG_SHIFT) - 1)
-/* Compressor priorities fit the two ZRAM_COMP_PRIO_* bits. */
 #define ZRAM_COMP_PRIO_MASK	0x3UL
 
 /*
- * Slot state bits (zram_table_entry.flags). All are read and written only
- * under the slot lock, and written only by zram_slot.c. A stored slot is in
- * exactly one of three storage states: same-filled (ZRAM_SAME), on the
- * backing device (ZRAM_WB), or a zsmalloc object (neither; handle != 0).
- * zram_slot_free() clears them all.
+ * Slot state bits, under the slot lock, written only by zram_slot.c. A
+ * stored slot is same-filled (ZRAM_SAME), on the backing device (ZRAM_WB)
+ * or a zsmalloc object (neither); zram_slot_free() clears every bit.
  */
 enum zram_pageflags {
-	/* Core: page is one repeated unsigned long; handle is that value. */
+	/* the page is one repeated unsigned long, kept in handle */
 	ZRAM_SAME = ZRAM_FLAG_SHIFT,
-	/*
-	 * Writeback: data is on the backing device; handle is its (first)
-	 * block. Without ZRAM_PACKED the data is the whole page, alone in
-	 * that block.
-	 */
+	/* on the backing device at block handle; a whole page unless packed */
 	ZRAM_WB,
-	/*
-	 * Writeback, only with ZRAM_WB: the data is the slot's compressed
-	 * object, packed with others into backing device blocks (see "Packed
-	 * slots" below). Set by zram_slot_install_wb_packed(), cleared with
-	 * ZRAM_WB by zram_slot_free().
-	 */
+	/* with ZRAM_WB: the compressed object, see "Packed slots" */
 	ZRAM_PACKED,
-	/*
-	 * Writeback: selected by the running writeback, not yet committed.
-	 * Set and cleared by zram_slot_wb_*() for the writer that holds
-	 * zram.pp_lock; zram_slot_free() clears it too, so a slot freed or
-	 * overwritten while selected drops out.
-	 */
+	/* picked by the running writeback (pp_lock holder), not committed */
 	ZRAM_WB_SELECTED,
-	/* Core: stored uncompressed in a PAGE_SIZE zsmalloc object. */
+	/* stored uncompressed in a PAGE_SIZE zsmalloc object */
 	ZRAM_HUGE,
-	/* Core (idle store) sets, any access clears: not used since marked. */
+	/* set by the idle store, cleared by any access */
 	ZRAM_IDLE,
-	/*
-	 * Recompression (zram_slot_recompress()): the highest configured
-	 * secondary algorithm did not make the object smaller; not tried
-	 * again.
-	 * Writeback's "incompressible" mode selects these slots.
-	 */
+	/* the highest secondary algorithm could not shrink it; not retried */
 	ZRAM_INCOMPRESSIBLE,
-	/*
-	 * Two bits: priority of the compressor that made the object, 0 for
-	 * the primary one. Set by recompression, kept by packed writeback
-	 * (the packed object is that compressor's), cleared with the slot.
-	 */
+	/* priority of the compressor that made the object, kept when packed */
 	ZRAM_COMP_PRIO_BIT0,
 	ZRAM_COMP_PRIO_BIT1,
 	__NR_ZRAM_PAGEFLAGS,
 };
 
 /*
- * Packed slots (compressed_writeback). A writeback request reserves one
- * or more extents of backing device blocks and numbers their blocks in
- * order: its block sequence. It writes the compressed objects of the
- * slots it carries back to back from the first byte of that sequence, so
- * an object lies in one block or runs from the end of one block into the
- * next block of the sequence: a read touches at most two blocks. The next
- * block is the adjacent one within an extent; across extents it may lie
- * further on (never before), and the object only runs into it when the
- * gap fits the field below; otherwise the object starts in a fresh block.
- * Slots stored as whole pages (ZRAM_HUGE) get whole blocks of their own
- * after the packed ones. Unused bytes are written as zeroes.
- *
- * A packed slot (ZRAM_WB | ZRAM_PACKED) keeps:
- *   handle                      the object's first block (never 0)
- *   flags & ZRAM_OBJ_SIZE_MASK  its length in bytes (below PAGE_SIZE)
- *   flags bits [ZRAM_LOC_OFF_SHIFT, ZRAM_LOC_GAP_SHIFT)
- *                               its byte offset in the first block
- *   flags bits [ZRAM_LOC_GAP_SHIFT, BITS_PER_LONG)
- *                               when offset + length > PAGE_SIZE: the
- *                               blocks between the first block and the
- *                               second one (0: adjacent)
- *   ZRAM_COMP_PRIO_BIT0/1       the priority of the compressor that made
- *                               the object, as in RAM
- * so the second block is handle + 1 + gap. With 4 KiB pages the offset
- * field ends at bit 34 and the gap has 30 bits; on 32-bit machines the
- * offset does not fit and compressed_writeback is refused
- * (zram_loc_supported()). Each block holding packed objects counts its
- * live objects (zram_bdev_block.c) and is freed with the last one.
+ * Packed slots (compressed_writeback): a writeback request writes its
+ * slots' compressed objects back to back over its blocks in order, so an
+ * object lies in one block or runs into the request's next block, which
+ * may lie a gap further on. A packed slot (ZRAM_WB | ZRAM_PACKED) keeps:
+ *   handle                   first block (never 0)
+ *   ZRAM_OBJ_SIZE_MASK bits  length in bytes, below PAGE_SIZE
+ *   ZRAM_LOC_OFF_SHIFT up    byte offset in the first block
+ *   ZRAM_LOC_GAP_SHIFT up    gap: the second block is handle + 1 + gap
+ *   ZRAM_COMP_PRIO_BIT0/1    compressor priority, as in RAM
  */
 #define ZRAM_LOC_OFF_SHIFT	__NR_ZRAM_PAGEFLAGS
 #define ZRAM_LOC_GAP_SHIFT	(ZRAM_LOC_OFF_SHIFT + PAGE_SHIFT)
 
-/* The packed location fields fit zram_table_entry.flags. */
+/* False on 32-bit: the location fields do not fit the flags. */
 static inline bool zram_loc_supported(void)
 {
 	return ZRAM_LOC_GAP_SHIFT <= BITS_PER_LONG;
 }
 
-/*
- * Largest gap between the blocks of an object that the flags can hold (0
- * when the field has no bits). Two shifts, each below BITS_PER_LONG.
- */
+/* Largest gap the flags hold; two shifts, each below BITS_PER_LONG. */
 static inline unsigned long zram_loc_gap_max(void)
 {
 	return (ULONG_MAX >> ZRAM_LOC_OFF_SHIFT) >> PAGE_SHIFT;
 }
 
-/* The gap field of a packed slot's flags. */
 static inline unsigned long zram_loc_gap(unsigned long flags)
 {
 	return (flags >> ZRAM_LOC_OFF_SHIFT) >> PAGE_SHIFT;
 }
 
-/* The offset field of a packed slot's flags. */
 static inline unsigned int zram_loc_offset(unsigned long flags)
 {
 	return (flags >> ZRAM_LOC_OFF_SHIFT) & (PAGE_SIZE - 1);
 }
 
-/* Flags bits holding @offset and @gap, see "Packed slots". */
 static inline unsigned long zram_loc_flags(unsigned int offset,
 					   unsigned long gap)
 {
@@ -203,16 +137,10 @@ static inline unsigned long zram_loc_flags(unsigned int offset,
 }
 
 /**
- * struct zram_table_entry - one slot, i.e. one PAGE_SIZE block of the disk
- * @handle: zsmalloc handle; or the fill value for ZRAM_SAME; or the backing
- *	device block number for ZRAM_WB (the first one of a packed object);
- *	0 when empty
- * @flags: object size (low ZRAM_FLAG_SHIFT bits), enum zram_pageflags, and
- *	for a packed slot its location fields (see "Packed slots")
- * @lock: the slot lock; protects every field of this entry. A spinlock: it
- *	is held only for short, non-sleeping work (free, copy, decompress).
- *	It is never taken from hard or soft interrupt context, and no other
- *	slot lock is taken while it is held.
+ * struct zram_table_entry - one slot, one PAGE_SIZE block of the disk
+ * @handle: zsmalloc handle, ZRAM_SAME value or ZRAM_WB block; 0 when empty
+ * @flags: object size, enum zram_pageflags, packed location
+ * @lock: the slot lock; guards every field of this entry
  * @ac_time: last access time (boottime); 0 when empty
  */
 struct zram_table_entry {
@@ -224,11 +152,7 @@ struct zram_table_entry {
 #endif
 };
 
-/*
- * Device statistics, in pages (4 KiB units on x86) unless noted. Updated
- * with atomics, mostly under the slot lock of the slot concerned; readers
- * take no lock and may see a mix of old and new values.
- */
+/* In pages unless noted; atomics read without a lock, so values may mix. */
 struct zram_stats {
 	atomic64_t compr_data_size;	/* bytes held in zsmalloc objects */
 	atomic64_t failed_reads;	/* read bios ended with an error */
@@ -257,38 +181,25 @@ struct zram_stats {
 
 /**
  * struct zram - one zram device
- * @table: slot array, disksize >> PAGE_SHIFT entries; NULL when not
- *	initialized. Set and freed with init_lock held for write; each entry
- *	is then guarded by its own slot lock.
- * @mem_pool: zsmalloc pool for compressed objects; lifetime as @table
- * @comps: one compressor per configured priority of @comp_conf (entry
- *	ZCOMP_PRIO_PRIMARY compresses every write); all NULL when not
- *	initialized; lifetime as @table
- * @comp_conf: algorithm and parameters of each priority; written with
- *	init_lock held for write, only while not initialized
- * @disk: the gendisk; fixed from zram_add() to zram_remove()
- * @pp_lock: post-processing mutex, see "Locking" above; also guards the
- *	writeback allocator's cursor (zram_wb.cursor)
- * @init_lock: write side: changing the configuration, initialization and
- *	reset; read side: operations that need an initialized device and
- *	stable configuration (sysfs stats, idle, compact). The
- *	I/O path does not take it: reset waits for I/O by claiming the
- *	device and syncing it first.
- * @disksize: device size in bytes; 0 means not initialized. Set by
- *	disksize_store(), cleared by reset, with init_lock held for write;
- *	read under init_lock
- * @limit_pages: cap on the zsmalloc pool size in pages; 0 means none.
- *	WRITE_ONCE() with init_lock held for write; the I/O path reads it
- *	with READ_ONCE() and no lock
- * @huge_class_size: compressed size in bytes from which a page is stored
- *	uncompressed (ZRAM_HUGE); set at initialization, lifetime as @table
- * @stats: statistics, see struct zram_stats
- * @claim: set while reset or removal owns the device; opens fail with
- *	-EBUSY. Set by reset_store() or zram_remove() only when the disk has
- *	no openers, cleared by reset_store() when done; read and written
+ * @table: disksize >> PAGE_SHIFT slots, NULL when not initialized; it,
+ *	@mem_pool, @comps and @huge_class_size are set at init and freed at
+ *	reset under init_lock for write; each entry is under its slot lock
+ * @mem_pool: zsmalloc pool of the objects
+ * @comps: compressor per configured priority; the primary compresses writes
+ * @comp_conf: algorithm and parameters per priority; written under
+ *	init_lock for write, only while not initialized
+ * @disk: the gendisk, from zram_add() to zram_remove()
+ * @pp_lock: see Locking; also guards zram_wb.cursor
+ * @init_lock: see Locking
+ * @disksize: size in bytes, 0 when not initialized; under init_lock
+ * @limit_pages: pool cap in pages, 0 for none; written under init_lock,
+ *	READ_ONCE() on the I/O path
+ * @huge_class_size: compressed size in bytes from which a page is huge
+ * @stats: statistics
+ * @claim: reset or removal owns the closed device, opens fail with -EBUSY;
  *	under disk->open_mutex
- * @debugfs_dir: per-device debugfs directory (CONFIG_ZRAM_MEMORY_TRACKING)
- * @backing: the backing device, owned by zram_bdev.c and zram_bdev_block.c
+ * @debugfs_dir: debugfs directory (CONFIG_ZRAM_MEMORY_TRACKING)
+ * @backing: backing device, owned by zram_bdev.c and zram_bdev_block.c
  * @wb: writeback state, owned by zram_wb.c
  */
 struct zram {
@@ -311,7 +222,6 @@ struct zram {
 	struct zram_wb wb;
 };
 
-/* True once disksize is set. Caller holds init_lock (either side). */
 static inline bool zram_init_done(struct zram *zram)
 {
 	lockdep_assert_held(&zram->init_lock);

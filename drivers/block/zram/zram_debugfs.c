@@ -1,8 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0-only
-/*
- * zram debugfs: /sys/kernel/debug/zram/<device>/block_state lists every
- * stored slot with its access time and state flags.
- */
+/* zram debugfs: zram/<device>/block_state lists the stored slots. */
 
 #include <linux/debugfs.h>
 #include <linux/seq_file.h>
@@ -12,14 +9,6 @@
 
 static struct dentry *zram_debugfs_root;
 
-/**
- * zram_block_state_find() - find the next stored slot for block_state
- * @zram: device, initialized
- * @pos: in: first slot index to look at; out: index of the slot found
- *
- * Context: process context, init_lock held for read; may sleep.
- * Return: the slot's table entry, or NULL past the last slot.
- */
 static void *zram_block_state_find(struct zram *zram, loff_t *pos)
 {
 	unsigned long nr_slots = zram->disksize >> PAGE_SHIFT;
@@ -67,18 +56,7 @@ static char zram_flag_char(struct zram *zram, u32 index,
 	return zram_test_flag(zram, index, flag) ? c : '.';
 }
 
-/**
- * zram_block_state_show() - print one stored slot
- * @m: seq_file of block_state
- * @v: the slot's table entry
- *
- * One line per stored slot: index, access time, and the flags
- * s(ame) w(ritten back) h(uge) i(dle) r(ecompressed, never here)
- * n (incompressible).
- *
- * Context: process context, init_lock held for read (from start).
- * Return: 0.
- */
+/* s(ame) w(ritten back) h(uge) i(dle) r(ecompressed) n (incompressible) */
 static int zram_block_state_show(struct seq_file *m, void *v)
 {
 	struct zram *zram = m->private;
@@ -163,9 +141,7 @@ void zram_debugfs_register(struct zram *zram)
  * zram_debugfs_unregister() - remove a device's directory
  * @zram: device, after its sysfs attributes are gone
  *
- * Waits for readers of its files to finish.
- *
- * Context: process context; may sleep.
+ * Context: process context; waits for readers of its files; may sleep.
  */
 void zram_debugfs_unregister(struct zram *zram)
 {

@@ -1,8 +1,5 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
-/*
- * zram debugfs (zram_debugfs.c, CONFIG_ZRAM_MEMORY_TRACKING): a directory
- * per device with block_state.
- */
+/* zram debugfs (zram_debugfs.c, CONFIG_ZRAM_MEMORY_TRACKING): block_state */
 #ifndef _ZRAM_DEBUGFS_H_
 #define _ZRAM_DEBUGFS_H_
 

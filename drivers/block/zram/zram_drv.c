@@ -1,14 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * zram: a block device that keeps its data compressed in RAM.
- *
- * The disk is an array of PAGE_SIZE slots (struct zram_table_entry). A
- * written page is stored as one of: a fill value (same-filled page), a
- * compressed zsmalloc object, an uncompressed zsmalloc object (huge page),
- * or - after writeback, see zram_wb.c - a block on a backing device.
- *
- * This file: a device's life (creation, initialization, reset, removal),
- * the zram-control class and the module.
+ * zram: a block device that keeps its data compressed in RAM. This file: a
+ * device's life (add, init, reset, remove), zram-control and the module.
  */
 
 #define pr_fmt(fmt) "zram: " fmt
@@ -30,49 +23,33 @@
 #include "zram_slot.h"
 #include "zram_sysfs.h"
 
-/*
- * Device ids -> struct zram. zram_index_mutex guards the ids and is held
- * across zram_add() and zram_remove(), so hot_add, hot_remove and module
- * unload never see a half-created or half-removed device.
- */
+/* Device ids; zram_index_mutex is held across zram_add() and zram_remove(). */
 static DEFINE_XARRAY_ALLOC(zram_devices);
 static DEFINE_MUTEX(zram_index_mutex);
 
 static int zram_major;
 
-/* Module parameter num_devices: devices created at load time. */
 static unsigned int zram_num_devices = 1;
 
-/*
- * Write-zeroes frees whole slots only (zram_bvec_discard()); advertise it
- * only when every logical block is a whole slot.
- */
+/* Write-zeroes frees whole slots only: offered when a block is a slot. */
 #if PAGE_SIZE == ZRAM_LOGICAL_BLOCK_SIZE
 #define ZRAM_MAX_WRITE_ZEROES	UINT_MAX
 #else
 #define ZRAM_MAX_WRITE_ZEROES	0
 #endif
 
-/**
- * zram_table_alloc() - allocate an empty slot table
- * @nr_slots: number of slots (PAGE_SIZE units)
- *
- * Context: process context; may sleep.
- * Return: the table with every slot lock initialized, or NULL.
- */
 static struct zram_table_entry *zram_table_alloc(unsigned long nr_slots)
 {
 	struct zram_table_entry *table;
 	unsigned long index;
 
-	/* A size the machine cannot hold is the admin's error, not ours. */
+	/* A size the machine cannot hold is the admin's error: no warning. */
 	table = __vmalloc(array_size(nr_slots, sizeof(*table)),
 			  GFP_KERNEL | __GFP_ZERO | __GFP_NOWARN);
 	if (!table)
 		return NULL;
 	for (index = 0; index < nr_slots; index++) {
 		spin_lock_init(&table[index].lock);
-		/* Up to 4G entries: let others run now and then. */
 		if (!(index % SZ_64K))
 			cond_resched();
 	}
@@ -124,17 +101,11 @@ out_free_table:
 }
 
 /**
- * zram_reset_device() - return a device to the uninitialized state
+ * zram_reset_device() - return a device to its uninitialized, default state
  * @zram: device; no I/O in flight (claimed and synced, or being removed)
  *
- * Frees all slots, the pool, the table and the compressors, releases the
- * backing device, restores the default algorithm and parameters and zeroes
- * all stats.
- * Waits for a running writeback first, without holding init_lock, so the
- * statistics stay readable meanwhile.
- *
- * Context: process context; may sleep. Takes zram.pp_lock, then init_lock
- * for write.
+ * Context: process context; may sleep. Waits for a running writeback or
+ * recompression (zram.pp_lock), then takes init_lock for write.
  */
 void zram_reset_device(struct zram *zram)
 {
@@ -164,8 +135,7 @@ void zram_reset_device(struct zram *zram)
  * @zram: device
  *
  * Context: process context; takes disk->open_mutex; may sleep.
- * Return: true when @zram->claim was set by us; false when the disk is
- * open or already claimed.
+ * Return: true when we set @zram->claim; false when open or claimed.
  */
 bool zram_claim(struct zram *zram)
 {
@@ -190,14 +160,6 @@ void zram_unclaim(struct zram *zram)
 	zram->claim = false;
 }
 
-/**
- * zram_open() - refuse opens while reset or removal owns the device
- * @disk: the gendisk
- * @mode: open mode (unused)
- *
- * Context: process context, disk->open_mutex held.
- * Return: 0, or -EBUSY while @claim is set.
- */
 static int zram_open(struct gendisk *disk, blk_mode_t mode)
 {
 	struct zram *zram = disk->private_data;
@@ -213,14 +175,6 @@ static const struct block_device_operations zram_devops = {
 	.owner = THIS_MODULE,
 };
 
-/**
- * zram_alloc_disk() - allocate the gendisk of a new device
- * @zram: device, becomes the disk's private_data
- * @device_id: device number, used as minor and in the name
- *
- * Context: process context; may sleep.
- * Return: the disk (capacity 0, not yet added), or an ERR_PTR().
- */
 static struct gendisk *zram_alloc_disk(struct zram *zram, int device_id)
 {
 	struct queue_limits lim = {
@@ -231,7 +185,7 @@ static struct gendisk *zram_alloc_disk(struct zram *zram, int device_id)
 		.io_opt				= PAGE_SIZE,
 		.max_hw_discard_sectors		= UINT_MAX,
 		.max_write_zeroes_sectors	= ZRAM_MAX_WRITE_ZEROES,
-		/* Every submit path honours REQ_NOWAIT: see the contract. */
+		/* Every submit path honours REQ_NOWAIT. */
 		.features			= BLK_FEAT_STABLE_WRITES |
 						  BLK_FEAT_SYNCHRONOUS |
 						  BLK_FEAT_NOWAIT,
@@ -249,17 +203,10 @@ static struct gendisk *zram_alloc_disk(struct zram *zram, int device_id)
 	disk->private_data = zram;
 	snprintf(disk->disk_name, sizeof(disk->disk_name), "zram%d",
 		 device_id);
-	/* The size is set through the disksize attribute. */
 	set_capacity(disk, 0);
 	return disk;
 }
 
-/**
- * zram_add() - create one uninitialized device
- *
- * Context: process context, zram_index_mutex held; may sleep.
- * Return: the new device id (>= 0) or a negative errno.
- */
 static int zram_add(void)
 {
 	struct zram *zram;
@@ -270,7 +217,6 @@ static int zram_add(void)
 	zram = kzalloc_obj(*zram);
 	if (!zram)
 		return -ENOMEM;
-	/* the lowest free id, as the minor numbers hot_add hands out */
 	ret = xa_alloc(&zram_devices, &device_id, zram, xa_limit_31b,
 		       GFP_KERNEL);
 	if (ret)
@@ -303,14 +249,7 @@ out_free_zram:
 	return ret;
 }
 
-/**
- * zram_remove() - delete a device
- * @zram: device
- *
- * Context: process context, zram_index_mutex held; may sleep.
- * Return: 0, or -EBUSY when the device is open. The caller erases its id
- * on success.
- */
+/* -EBUSY while open; on success the caller erases the device's id. */
 static int zram_remove(struct zram *zram)
 {
 	struct gendisk *disk = zram->disk;
@@ -328,11 +267,8 @@ static int zram_remove(struct zram *zram)
 	if (!reset_running)
 		sync_blockdev(disk->part0);
 	/*
-	 * Remove the disk, and with it every sysfs attribute, before
-	 * anything a store can reach is torn down: del_gendisk() waits for
-	 * the stores running (a reset_store() owning the claim, a writeback,
-	 * a backing_dev store) and no new one can start. Only then are the
-	 * debugfs entries, the backing device and the slots freed.
+	 * del_gendisk() removes the attributes and waits for running stores
+	 * (a reset owning the claim, a writeback): tear down only after it.
 	 */
 	del_gendisk(disk);
 	zram_debugfs_unregister(zram);
@@ -343,17 +279,7 @@ static int zram_remove(struct zram *zram)
 	return 0;
 }
 
-/**
- * hot_add_show() - create a device and print its id
- * @class: zram-control class
- * @attr: attribute (unused)
- * @buf: sysfs page buffer
- *
- * Reading creates a device, so the attribute is readable by root only.
- *
- * Context: process context; takes zram_index_mutex; may sleep.
- * Return: bytes written to @buf, or zram_add()'s errno.
- */
+/* Reading creates a device: root only. */
 static ssize_t hot_add_show(const struct class *class,
 			    const struct class_attribute *attr, char *buf)
 {
@@ -369,17 +295,6 @@ static ssize_t hot_add_show(const struct class *class,
 static struct class_attribute class_attr_hot_add =
 	__ATTR(hot_add, 0400, hot_add_show, NULL);
 
-/**
- * hot_remove_store() - delete a device
- * @class: zram-control class
- * @attr: attribute (unused)
- * @buf: device id, decimal
- * @count: length of @buf
- *
- * Context: process context; takes zram_index_mutex; may sleep.
- * Return: @count; kstrtoint()'s errno or -EINVAL (negative id) for bad
- * input, -ENODEV for no such device, -EBUSY when it is open.
- */
 static ssize_t hot_remove_store(const struct class *class,
 				const struct class_attribute *attr,
 				const char *buf, size_t count)
@@ -420,12 +335,6 @@ static struct class zram_control_class = {
 	.class_groups	= zram_control_class_groups,
 };
 
-/**
- * zram_remove_all() - delete every device and the id allocator
- *
- * Context: process context, module load failure or unload (no device can
- * be open); takes zram_index_mutex; may sleep.
- */
 static void zram_remove_all(void)
 {
 	struct zram *zram;
@@ -438,16 +347,7 @@ static void zram_remove_all(void)
 	xa_destroy(&zram_devices);
 }
 
-/**
- * zram_add_initial() - create the devices asked for at module load
- * @count: number of devices (the num_devices parameter)
- *
- * On failure the devices already created are left for the caller's
- * zram_remove_all().
- *
- * Context: process context; takes zram_index_mutex; may sleep.
- * Return: 0 or zram_add()'s errno.
- */
+/* On failure the caller's zram_remove_all() removes those added. */
 static int zram_add_initial(unsigned int count)
 {
 	int ret;
@@ -461,14 +361,6 @@ static int zram_add_initial(unsigned int count)
 	return 0;
 }
 
-/**
- * zram_init() - module load
- *
- * Context: process context; may sleep.
- * Return: 0; -EBUSY when CPUHP_ZCOMP_PREPARE or a block major cannot be
- * had; -ENOMEM for the workqueues; or the errno of creating the devices or
- * the zram-control class.
- */
 static int __init zram_init(void)
 {
 	int ret;

@@ -1,9 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0-only
-/*
- * zram objects: the same-filled check, compression into zsmalloc objects
- * (an atomic attempt first, then a blocking one), mem_limit, and reading
- * a slot kept in RAM back into a page.
- */
+/* zram objects: a page compressed for a slot under mem_limit, and back. */
 
 #define pr_fmt(fmt) "zram: " fmt
 
@@ -17,13 +13,10 @@
 #include "zram_recomp.h"
 #include "zram_slot.h"
 
-/*
- * gfp for zsmalloc objects on the I/O path. Never enters direct reclaim, so
- * it may be used with a compression stream held and for REQ_NOWAIT bios.
- */
+/* No direct reclaim: usable with a stream held and for REQ_NOWAIT bios. */
 #define ZRAM_GFP_OBJ_NOWAIT	(GFP_NOWAIT | __GFP_NOWARN | \
 				 __GFP_HIGHMEM | __GFP_MOVABLE)
-/* Sleeping fallback for blocking bios; no stream may be held. */
+/* Sleeping fallback for blocking bios, with no stream held. */
 #define ZRAM_GFP_OBJ_BLOCKING	(GFP_NOIO | __GFP_HIGHMEM | __GFP_MOVABLE)
 
 static void zram_fill_page(struct page *page, unsigned long value)
@@ -47,18 +40,6 @@ static void zram_read_huge(struct zram *zram, struct page *page,
 	zs_obj_read_end(zram->mem_pool, handle, PAGE_SIZE, src);
 }
 
-/**
- * zram_read_compressed() - decompress a zsmalloc object into a page
- * @zram: device
- * @page: destination, PAGE_SIZE bytes
- * @handle: zsmalloc handle of the slot
- * @size: size of the object in bytes
- * @prio: priority of the compressor that made it
- *
- * Context: slot lock held; takes this CPU's compression stream; never
- * sleeps; nowait-safe.
- * Return: 0, or the decompressor's negative errno (-EIO on short output).
- */
 static int zram_read_compressed(struct zram *zram, struct page *page,
 				unsigned long handle, unsigned int size,
 				u32 prio)
@@ -80,12 +61,10 @@ static int zram_read_compressed(struct zram *zram, struct page *page,
 }
 
 /**
- * zram_obj_read() - uncompress a slot's data into a page
+ * zram_obj_read() - decompress a RAM slot's data into a page
  * @zram: device
  * @page: destination, PAGE_SIZE bytes
- * @index: slot index (PAGE_SIZE units); must not be ZRAM_WB
- *
- * An empty slot reads as zeroes.
+ * @index: slot index (PAGE_SIZE units), not ZRAM_WB; empty reads as zeroes
  *
  * Context: slot lock held; never sleeps; nowait-safe.
  * Return: 0, or -EIO (or the decompressor's errno) on corrupt data.
@@ -117,15 +96,12 @@ int zram_obj_read(struct zram *zram, struct page *page, u32 index)
 }
 
 /**
- * zram_obj_copy() - copy a slot's compressed object, as it is
+ * zram_obj_copy() - copy a slot's compressed object as it is
  * @zram: device
  * @index: slot index (PAGE_SIZE units) of a compressed zsmalloc object
- *	(not same-filled, not huge, not written back)
  * @dst: destination of the object's first @split bytes
  * @split: bytes to copy to @dst, at most the object's size
  * @dst2: destination of the rest
- *
- * For packed writeback, which writes objects without decompressing them.
  *
  * Context: slot lock held; never sleeps.
  */
@@ -138,7 +114,6 @@ void zram_obj_copy(struct zram *zram, u32 index, void *dst,
 	unsigned int done = 0, len;
 
 	lockdep_assert_held(&zram->table[index].lock);
-	/* the object's one or two pieces, each within a page */
 	zs_obj_read_sg_begin(zram->mem_pool, handle, sg, size);
 	for (cur = sg; cur; cur = sg_next(cur)) {
 		for (len = 0; len < cur->length; ) {
@@ -157,23 +132,17 @@ void zram_obj_copy(struct zram *zram, u32 index, void *dst,
 }
 
 /**
- * zram_obj_decompress() - decompress an object held in a buffer
+ * zram_obj_decompress() - decompress a packed object read back into a page
  * @zram: device
- * @src: the compressed object (kernel address)
+ * @src: the compressed object
  * @size: its size in bytes
- * @prio: priority of the compressor that made it (the slot's, kept by
- *	packed writeback)
+ * @prio: priority of the compressor that made it
  * @page: destination, PAGE_SIZE bytes
  *
- * For packed slots read back from the backing device. A slot of priority
- * @prio exists only while that compressor does: recomp_algorithm is fixed
- * once the device is initialized, and reset frees every slot first.
- *
- * Context: task context, which takes this CPU's task stream; or softirq,
- * which takes its softirq stream (compressed_writeback devices make
- * them, zram_init_device()). Never sleeps.
+ * Context: task context, or softirq with the device's softirq streams
+ * (compressed_writeback); never sleeps.
  * Return: 0, -EIO when no compressor has @prio, or the decompressor's
- * negative errno (logged).
+ * errno.
  */
 int zram_obj_decompress(struct zram *zram, const void *src, unsigned int size,
 			u32 prio, struct page *page)
@@ -219,17 +188,7 @@ out_unmap:
 	return same;
 }
 
-/**
- * zram_compress() - compress a page with the held stream
- * @zram: device
- * @zstrm: this CPU's stream, held; receives the compressed data
- * @page: data, PAGE_SIZE bytes
- * @size: out: compressed size in bytes; PAGE_SIZE when it reaches
- *	huge_class_size (the page is then stored uncompressed, ZRAM_HUGE)
- *
- * Context: stream held; never sleeps; nowait-safe.
- * Return: 0, or -EIO when the compressor failed (its errno is logged).
- */
+/* Stream held; a size reaching huge_class_size becomes PAGE_SIZE (huge). */
 static int zram_compress(struct zram *zram, struct zcomp_strm *zstrm,
 			 struct page *page, unsigned int *size)
 {
@@ -250,10 +209,7 @@ static int zram_compress(struct zram *zram, struct zcomp_strm *zstrm,
 	return 0;
 }
 
-/*
- * Copy the compressed data (or the page itself if huge) into the object.
- * The stream is held: its buffer is the source. Never sleeps.
- */
+/* Stream held: copies its output (the page itself when huge) in. */
 static void zram_obj_fill(struct zram *zram, struct zcomp_strm *zstrm,
 			  struct page *page, const struct zram_obj *obj)
 {
@@ -270,18 +226,6 @@ static void zram_obj_fill(struct zram *zram, struct zcomp_strm *zstrm,
 	}
 }
 
-/**
- * zram_obj_alloc_blocking() - allocate an object, allowed to reclaim
- * @zram: device
- * @size: object size in bytes
- * @nid: NUMA node to prefer (the data page's)
- *
- * For a blocking bio after the GFP_NOWAIT allocation failed; counts a
- * writestall.
- *
- * Context: task context, no stream held, not for REQ_NOWAIT; may sleep.
- * Return: the zsmalloc handle, or an error value (IS_ERR_VALUE()).
- */
 static unsigned long zram_obj_alloc_blocking(struct zram *zram,
 					     unsigned int size, int nid)
 {
@@ -289,16 +233,7 @@ static unsigned long zram_obj_alloc_blocking(struct zram *zram,
 	return zs_malloc(zram->mem_pool, size, ZRAM_GFP_OBJ_BLOCKING, nid);
 }
 
-/**
- * zram_obj_compress_atomic() - compress into an object allocated atomically
- * @zram: device
- * @page: data, PAGE_SIZE bytes
- * @obj: out: handle and size; on -EAGAIN only the size (bytes) wanted
- *
- * Context: task context; never sleeps; nowait-safe.
- * Return: 0; -EAGAIN when the GFP_NOWAIT allocation failed; -EIO when
- * compression failed.
- */
+/* -EAGAIN, with @obj->size set, when the GFP_NOWAIT allocation failed. */
 static int zram_obj_compress_atomic(struct zram *zram, struct page *page,
 				    struct zram_obj *obj)
 {
@@ -326,18 +261,7 @@ out_put_stream:
 	return ret;
 }
 
-/**
- * zram_obj_compress_into() - compress into an allocated object if it fits
- * @zram: device
- * @page: data, PAGE_SIZE bytes
- * @handle: zsmalloc object of @alloc_size bytes
- * @alloc_size: its size in bytes
- * @obj: out: size (also when it did not fit), and @handle when it did
- *
- * Context: task context; never sleeps.
- * Return: 0 (filled), -E2BIG (the data compressed larger than
- * @alloc_size; nothing filled) or -EIO.
- */
+/* -E2BIG when the page compressed larger than @alloc_size. */
 static int zram_obj_compress_into(struct zram *zram, struct page *page,
 				  unsigned long handle, unsigned int alloc_size,
 				  struct zram_obj *obj)
@@ -357,21 +281,10 @@ static int zram_obj_compress_into(struct zram *zram, struct page *page,
 	return ret;
 }
 
-/**
- * zram_obj_compress_blocking() - allocate the object first, then compress
- * @zram: device
- * @page: data, PAGE_SIZE bytes
- * @obj: in: size in bytes the atomic attempt wanted; out: handle and size
- *
- * The object is allocated with a sleeping gfp, without a stream held, and
- * the page compressed again: the stream buffer may have been reused
- * meanwhile. Race tolerated: a page under O_DIRECT may change meanwhile
- * (stable writes only cover the page cache) and compress larger; then
- * the object is allocated again at the new size, and at the second miss
- * at PAGE_SIZE, which any compressed size fits.
- *
- * Context: task context, not for REQ_NOWAIT; may sleep.
- * Return: 0, -ENOMEM, or -EIO.
+/*
+ * Allocates with no stream held, then compresses again. An O_DIRECT page
+ * may change meanwhile and compress larger: retry at that size, then at
+ * PAGE_SIZE, which always fits.
  */
 static int zram_obj_compress_blocking(struct zram *zram, struct page *page,
 				      struct zram_obj *obj)
@@ -395,19 +308,6 @@ static int zram_obj_compress_blocking(struct zram *zram, struct page *page,
 	return ret;
 }
 
-/**
- * zram_obj_compress() - compress a page into a new zsmalloc object
- * @zram: device
- * @page: data, PAGE_SIZE bytes; stable while we run (stable writes)
- * @nowait: the bio has REQ_NOWAIT
- * @obj: out: handle and size
- *
- * Tries the atomic allocation first; only a blocking bio falls back to the
- * sleeping one.
- *
- * Context: task context; sleeps only when !@nowait.
- * Return: 0, -EAGAIN (@nowait and no memory), -ENOMEM, or -EIO.
- */
 static int zram_obj_compress(struct zram *zram, struct page *page,
 			     bool nowait, struct zram_obj *obj)
 {
@@ -418,15 +318,7 @@ static int zram_obj_compress(struct zram *zram, struct page *page,
 	return zram_obj_compress_blocking(zram, page, obj);
 }
 
-/**
- * zram_check_mem_limit() - enforce mem_limit after an allocation
- * @zram: device
- *
- * Also raises max_used_pages to the pool's current size.
- *
- * Context: any task context; never sleeps; nowait-safe.
- * Return: 0, or -ENOMEM when the pool is over limit_pages.
- */
+/* Raises max_used_pages; -ENOMEM when the pool is over mem_limit. */
 static int zram_check_mem_limit(struct zram *zram)
 {
 	unsigned long pages = zs_get_total_pages(zram->mem_pool);
@@ -437,10 +329,7 @@ static int zram_check_mem_limit(struct zram *zram)
 	       !atomic_long_try_cmpxchg(&zram->stats.max_used_pages,
 					&max, pages))
 		;
-	/*
-	 * Read without init_lock (the I/O path never takes it): a racing
-	 * mem_limit store is seen one write late, which is harmless.
-	 */
+	/* Without init_lock: a racing mem_limit store is seen a write late. */
 	limit = READ_ONCE(zram->limit_pages);
 	if (limit && pages > limit)
 		return -ENOMEM;
@@ -454,11 +343,9 @@ static int zram_check_mem_limit(struct zram *zram)
  * @nowait: the bio has REQ_NOWAIT
  * @obj: out: same-filled value, or a filled zsmalloc object
  *
- * On failure nothing is left allocated.
- *
  * Context: task context; sleeps only when !@nowait.
- * Return: 0, -EAGAIN (@nowait and no memory), -ENOMEM (no memory, or
- * over mem_limit), or -EIO (compression failed).
+ * Return: 0, -EAGAIN (@nowait, no memory), -ENOMEM (no memory or over
+ * mem_limit) or -EIO (compression failed); on error nothing is allocated.
  */
 int zram_obj_prepare(struct zram *zram, struct page *page,
 		     bool nowait, struct zram_obj *obj)
@@ -503,26 +390,16 @@ static bool zram_obj_highest_prio(struct zram *zram, u32 prio)
 }
 
 /**
- * zram_obj_recompress() - compress a RAM slot's data with a secondary
- *	algorithm into a new object, if that saves memory
+ * zram_obj_recompress() - recompress a RAM slot with a secondary algorithm
  * @zram: device
  * @index: slot index (PAGE_SIZE units); holds a zsmalloc object
- * @page: scratch page, PAGE_SIZE bytes; receives the slot's data
- * @spec: the priority to compress with (configured) and the threshold
- * @obj: out, with %ZRAM_RECOMP_STORED: the new object and its priority
+ * @page: scratch page, PAGE_SIZE bytes
+ * @spec: the configured priority to use, and the threshold
+ * @obj: out with %ZRAM_RECOMP_STORED: the new object and its priority
  *
- * Compresses with @spec->prio when the object was made by a lower
- * priority and is at least @spec->threshold bytes (when set). The result
- * is kept when it falls into a smaller zsmalloc size class (and below the
- * threshold, when set). When it is not kept and no compressor is
- * configured above @spec->prio, the object is incompressible, as
- * upstream decides it. The new object is allocated without direct
- * reclaim: the old one is still there, nothing is lost when memory is
- * short.
- *
- * Context: slot lock held (never sleeps); takes a compression stream.
- * Return: a &enum zram_recomp_result, or -EIO (data did not decompress or
- * compress), -ENOMEM (no memory for the new object).
+ * Context: slot lock held; never sleeps; takes a compression stream.
+ * Return: a &enum zram_recomp_result; -EIO (decompression or compression
+ * failed) or -ENOMEM.
  */
 int zram_obj_recompress(struct zram *zram, u32 index, struct page *page,
 			const struct zram_recomp_spec *spec,
@@ -560,6 +437,7 @@ int zram_obj_recompress(struct zram *zram, u32 index, struct page *page,
 	return ZRAM_RECOMP_NO_GAIN;
 
 out_store:
+	/* No direct reclaim: the old object stays when memory is short. */
 	handle = zs_malloc(zram->mem_pool, size, __GFP_KSWAPD_RECLAIM |
 			   __GFP_NOWARN | __GFP_HIGHMEM | __GFP_MOVABLE,
 			   page_to_nid(page));

@@ -1,9 +1,5 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
-/*
- * zram objects: a page's contents prepared for a slot (same-filled value or
- * a compressed zsmalloc object), and reading a slot kept in RAM back into a
- * page (zram_obj.c).
- */
+/* zram objects (zram_obj.c): a page's contents prepared for a slot. */
 #ifndef _ZRAM_OBJ_H_
 #define _ZRAM_OBJ_H_
 
@@ -29,13 +25,10 @@ struct zram_obj {
 
 /**
  * enum zram_recomp_result - what zram_obj_recompress() did with a slot
- * @ZRAM_RECOMP_SKIPPED: not looked at: the object is below the threshold
- * @ZRAM_RECOMP_NOT_TRIED: not looked at: the object was made by the
- *	requested priority or a higher one
- * @ZRAM_RECOMP_NO_GAIN: the requested priority was tried and did not
- *	save memory (or did not come below the threshold)
- * @ZRAM_RECOMP_INCOMPRESSIBLE: as %ZRAM_RECOMP_NO_GAIN, and no priority
- *	is configured above the requested one
+ * @ZRAM_RECOMP_SKIPPED: not tried: the object is below the threshold
+ * @ZRAM_RECOMP_NOT_TRIED: not tried: made by the priority asked or a higher
+ * @ZRAM_RECOMP_NO_GAIN: tried; no smaller size class, or not below threshold
+ * @ZRAM_RECOMP_INCOMPRESSIBLE: as NO_GAIN, and no higher priority configured
  * @ZRAM_RECOMP_STORED: a smaller object was made
  */
 enum zram_recomp_result {

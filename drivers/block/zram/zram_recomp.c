@@ -1,15 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * zram recompression: up to three secondary compression algorithms
- * (recomp_algorithm, priorities 1 to 3) and the recompress attribute,
- * which walks the stored slots and gives each that qualifies a smaller
- * object from a secondary algorithm, if one saves memory.
- *
- * Recompression and writeback never run at once on a device: both hold
- * zram.pp_lock for their whole run, and a second one waits for the first
- * (killable), as a second writeback does (6.12 fails it with EAGAIN).
- * Neither holds init_lock while it runs, so reset waits for them without
- * blocking the statistics.
+ * zram recompression: secondary algorithms (recomp_algorithm, priorities 1
+ * to 3) and the recompress attribute, which gives stored slots a smaller
+ * object from one of them. Runs under zram.pp_lock, like writeback.
  */
 
 #define pr_fmt(fmt) "zram: " fmt
@@ -47,18 +40,7 @@ static ssize_t recomp_algorithm_show(struct device *dev,
 	return at;
 }
 
-/**
- * zram_recomp_parse_algorithm() - parse recomp_algorithm input
- * @args: "algo=NAME [priority=N]", split in place; unknown keys are
- *	ignored, as upstream
- * @ops: out: the algorithm
- * @prio: out: its priority, 1 (the default) to ZCOMP_MAX_PRIOS - 1
- *
- * Context: process context.
- * Return: 0; -EINVAL for a key without a value, no algo=, a priority out
- * of range or an unknown algorithm; -E2BIG for a name too long;
- * kstrtoint()'s errno for a priority that is not a number.
- */
+/* "algo=NAME [priority=N]", split in place; unknown keys are ignored. */
 static int zram_recomp_parse_algorithm(char *args,
 				       const struct zcomp_ops **ops,
 				       int *prio)
@@ -126,19 +108,7 @@ static int zram_recomp_parse_mode(const char *val, unsigned int *mode)
 	return 0;
 }
 
-/**
- * zram_recomp_parse() - parse recompress input
- * @args: "key=value ..." with type, max_pages, threshold, algo, priority,
- *	split in place; unknown keys are ignored, as upstream
- * @spec: out: the request; @spec->prio is priority= (not range checked
- *	yet), or the first secondary priority
- * @algo: out: the algo= value, or NULL (resolved to a priority later)
- * @prio_given: out: whether priority= was given
- *
- * Context: process context.
- * Return: 0; -EINVAL for a key without a value or an unknown type;
- * kstrto*()'s errno for a number that does not parse or fit.
- */
+/* "key=value ..." split in place; zram_recomp_prepare() checks priority=. */
 static int zram_recomp_parse(char *args, struct zram_recomp_spec *spec,
 			     const char **algo, bool *prio_given)
 {
@@ -165,10 +135,7 @@ static int zram_recomp_parse(char *args, struct zram_recomp_spec *spec,
 		} else if (!strcmp(param, "algo")) {
 			*algo = val;
 		} else if (!strcmp(param, "priority")) {
-			/*
-			 * Signed, as upstream: "-1" parses, and is refused as
-			 * out of range (EINVAL) by zram_recomp_prepare().
-			 */
+			/* Signed: "-1" parses, and is refused later (EINVAL). */
 			ret = kstrtoint(val, 10, &prio);
 			if (!ret)
 				spec->prio = prio;
@@ -178,23 +145,9 @@ static int zram_recomp_parse(char *args, struct zram_recomp_spec *spec,
 	return ret;
 }
 
-/**
- * zram_recomp_prepare() - check a request against the initialized device
- * @zram: device
- * @spec: the parsed request; with @algo alone, set to that algorithm's
- *	priority
- * @algo: the algo= value, or NULL
- * @prio_given: whether @spec->prio came from priority=
- * @nr_slots: out: the device size in slots
- *
- * Resolves the one priority to recompress with, as upstream: priority=
- * (1 to 3), else the lowest secondary priority @algo is configured at,
- * else 1. With both, @algo must be the algorithm at that priority.
- *
- * Context: process context, zram.pp_lock held; takes init_lock for read.
- * Return: 0; -EINVAL when the device is not initialized, @spec->threshold
- * is not below huge_class_size, the priority is out of range, @algo does
- * not match, or no algorithm is configured at the priority.
+/*
+ * The priority used: priority=, else the lowest one @algo is configured at,
+ * else 1; with both, @algo must be the one at priority=.
  */
 static int zram_recomp_prepare(struct zram *zram, struct zram_recomp_spec *spec,
 			       const char *algo, bool prio_given,
@@ -221,21 +174,7 @@ static int zram_recomp_prepare(struct zram *zram, struct zram_recomp_spec *spec,
 	return 0;
 }
 
-/**
- * zram_recomp_run() - recompress the slots a request asks for
- * @zram: initialized device
- * @spec: the request
- * @nr_slots: device size in slots
- *
- * Walks every slot in index order until @spec->max_pages slots were
- * tried; stops at the first error and on a fatal signal.
- *
- * Context: process context, zram.pp_lock held (the device stays
- * initialized); sleeps.
- * Return: 0; -ENOMEM (no scratch page, or no memory for a new object:
- * that slot keeps its old one); -EIO (a slot's data did not decompress or
- * compress); -EINTR (killed).
- */
+/* Stops after @spec->max_pages tried slots, at an error, or when killed. */
 static int zram_recomp_run(struct zram *zram, const struct zram_recomp_spec *spec,
 			   unsigned long nr_slots)
 {

@@ -1,9 +1,5 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
-/*
- * zram recompression (zram_recomp.c, CONFIG_ZRAM_MULTI_COMP): secondary
- * compression algorithms (recomp_algorithm) and recompressing stored
- * slots with them (recompress).
- */
+/* zram recompression (zram_recomp.c, CONFIG_ZRAM_MULTI_COMP) */
 #ifndef _ZRAM_RECOMP_H_
 #define _ZRAM_RECOMP_H_
 
@@ -18,12 +14,11 @@
 /**
  * struct zram_recomp_spec - one parsed recompress request
  * @mode: ZRAM_RECOMP_* bits the slots must match
- * @threshold: only objects of at least this many bytes are recompressed,
- *	and only into fewer bytes than this; 0 for any
- * @prio: the one compressor priority to recompress with (1 or more);
- *	slots whose object that priority or a higher one made are left alone
- * @max_pages: most slots to try (tried slots count, saved or not);
- *	U64_MAX for all
+ * @threshold: bytes; only objects at least this large are recompressed,
+ *	and only into smaller ones; 0 for any
+ * @prio: the compressor priority to use (1 or more); slots made by it or a
+ *	higher one are left alone
+ * @max_pages: most slots to try, saved or not; U64_MAX for all
  */
 struct zram_recomp_spec {
 	unsigned int mode;
@@ -32,7 +27,6 @@ struct zram_recomp_spec {
 	u64 max_pages;
 };
 
-/* The recomp_algorithm and recompress attributes (CONFIG_ZRAM_MULTI_COMP). */
 extern const struct attribute_group zram_recomp_attr_group;
 
 #endif /* _ZRAM_RECOMP_H_ */

@@ -1,9 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0-only
-/*
- * zram slot store: locking one slot, recording accesses, idle marking,
- * freeing a slot's storage and installing new contents. The only code that
- * changes a slot's state.
- */
+/* zram slot store: the only code that changes a slot's state. */
 
 #define pr_fmt(fmt) "zram: " fmt
 
@@ -16,10 +12,7 @@
 
 static void zram_slot_free_wb(struct zram *zram, u32 index);
 
-/*
- * Setters of a slot's fields, private to the slot store: slot lock held.
- * See enum zram_pageflags for who owns which flag.
- */
+/* Setters, private to the slot store; slot lock held. */
 static void zram_set_flag(struct zram *zram, u32 index,
 			  enum zram_pageflags flag)
 {
@@ -50,11 +43,7 @@ static void zram_set_obj_size(struct zram *zram, u32 index,
 	zram->table[index].flags = (flags & ~ZRAM_OBJ_SIZE_MASK) | size;
 }
 
-/*
- * Records @prio, the priority of the compressor that made the slot's
- * object, in its two ZRAM_COMP_PRIO_* bits (clear after zram_slot_free()).
- * Inline: unused when neither recompression nor writeback is built in.
- */
+/* Only sets bits: for a freed slot. Inline: unused in some configs. */
 static inline void zram_slot_set_prio(struct zram *zram, u32 index, u32 prio)
 {
 	if (prio & BIT(0))
@@ -63,7 +52,6 @@ static inline void zram_slot_set_prio(struct zram *zram, u32 index, u32 prio)
 		zram_set_flag(zram, index, ZRAM_COMP_PRIO_BIT1);
 }
 
-/* Last access time (CONFIG_ZRAM_TRACK_ENTRY_ACTIME); slot lock held. */
 #ifdef CONFIG_ZRAM_TRACK_ENTRY_ACTIME
 static void zram_slot_set_actime(struct zram *zram, u32 index, ktime_t time)
 {
@@ -77,11 +65,9 @@ static void zram_slot_set_actime(struct zram *zram, u32 index, ktime_t time)
 #endif
 
 /**
- * zram_slot_record_access() - record an access to a slot
+ * zram_slot_record_access() - clear ZRAM_IDLE and stamp the access time
  * @zram: device
  * @index: slot index (PAGE_SIZE units)
- *
- * Clears ZRAM_IDLE and stamps the access time.
  *
  * Context: slot lock held; never sleeps.
  */
@@ -92,17 +78,7 @@ void zram_slot_record_access(struct zram *zram, u32 index)
 	zram_slot_set_actime(zram, index, ktime_get_boottime());
 }
 
-/**
- * zram_slot_free_stored() - release the storage of an allocated slot
- * @zram: device
- * @index: slot index (PAGE_SIZE units); zram_slot_allocated() is true
- *
- * Gives back the backing device storage, the same-filled count, or the
- * zsmalloc object and its compr_data_size bytes. Flags, handle and
- * pages_stored are left to zram_slot_free().
- *
- * Context: slot lock held (task context); never sleeps.
- */
+/* Gives back the storage and its stats; zram_slot_free() does the rest. */
 static void zram_slot_free_stored(struct zram *zram, u32 index)
 {
 	unsigned long handle = zram_get_handle(zram, index);
@@ -121,16 +97,11 @@ static void zram_slot_free_stored(struct zram *zram, u32 index)
 }
 
 /**
- * zram_slot_free() - release whatever a slot holds
+ * zram_slot_free() - free a slot's storage, clear its flags (selection too)
  * @zram: device
  * @index: slot index (PAGE_SIZE units)
  *
- * Frees the zsmalloc object or the backing device block, fixes the
- * statistics, and leaves the slot empty: handle 0, no flags (this drops a
- * pending writeback selection, ZRAM_WB_SELECTED), access time 0. An empty slot
- * is left alone.
- *
- * Context: slot lock held (task context); never sleeps.
+ * Context: slot lock held; never sleeps.
  */
 void zram_slot_free(struct zram *zram, u32 index)
 {
@@ -138,7 +109,6 @@ void zram_slot_free(struct zram *zram, u32 index)
 
 	lockdep_assert_held(&zram->table[index].lock);
 	allocated = zram_slot_allocated(zram, index);
-	/* A huge slot counts even if writeback ever kept the flag. */
 	if (zram_test_flag(zram, index, ZRAM_HUGE))
 		atomic64_dec(&zram->stats.huge_pages);
 	if (allocated) {
@@ -151,13 +121,10 @@ void zram_slot_free(struct zram *zram, u32 index)
 }
 
 /**
- * zram_slot_install() - commit prepared contents to a slot
+ * zram_slot_install() - replace a slot's contents by a prepared object
  * @zram: device
  * @index: slot index (PAGE_SIZE units)
- * @obj: contents from zram_obj_prepare(); owned by the slot afterwards
- *
- * Frees the old contents (dropping a writeback selection), stores @obj,
- * updates the statistics and records the access.
+ * @obj: from zram_obj_prepare(); owned by the slot afterwards
  *
  * Context: slot lock held; never sleeps.
  */
@@ -187,23 +154,16 @@ void zram_slot_install(struct zram *zram, u32 index,
  * zram_slot_record_read() - record a successful read of a slot
  * @zram: device
  * @index: slot index (PAGE_SIZE units)
- * @nowait: the bio has REQ_NOWAIT
+ * @nowait: the bio has REQ_NOWAIT; a busy slot is not updated
  *
- * Called once the read succeeded (for a written-back slot: once the
- * backing device read was issued), so that a read refused with -EAGAIN
- * leaves the slot untouched.
+ * Called after the read (or its submission to the backing device), so a
+ * read refused with -EAGAIN leaves the slot untouched.
  *
  * Context: task context; spins unless @nowait; never sleeps.
  */
 void zram_slot_record_read(struct zram *zram, u32 index, bool nowait)
 {
-	/*
-	 * Races tolerated: a REQ_NOWAIT bio does not wait for a busy slot;
-	 * the update is skipped and the slot only looks older to idle
-	 * marking than it is. And the slot was unlocked since its read was
-	 * issued: a write in between makes this stamp the new contents,
-	 * which were just written and so not idle anyway.
-	 */
+	/* Races tolerated: a skipped or late stamp only skews idle marking. */
 	if (!zram_slot_lock_io(zram, index, nowait))
 		return;
 	zram_slot_record_access(zram, index);
@@ -213,8 +173,6 @@ void zram_slot_record_read(struct zram *zram, u32 index, bool nowait)
 /**
  * zram_slot_free_all() - empty every slot of an initialized device
  * @zram: device; no I/O in flight
- *
- * Gives the zsmalloc objects and backing device blocks back.
  *
  * Context: process context, init_lock held for write; may sleep.
  */
@@ -235,12 +193,8 @@ void zram_slot_free_all(struct zram *zram)
 /**
  * zram_slot_mark_idle() - set or clear ZRAM_IDLE by access time
  * @zram: device, initialized
- * @cutoff: boottime; slots not accessed since then become idle, the others
- *	lose the mark; 0 marks every slot idle
- *
- * Same-filled slots have nothing to write back, written-back slots are
- * already out, and slots selected by a running writeback (ZRAM_WB_SELECTED)
- * are left to it, so none of those is touched.
+ * @cutoff: boottime; slots not accessed since become idle, the others lose
+ *	the mark; 0 marks every slot idle
  *
  * Context: process context, init_lock held for read; may sleep.
  */
@@ -269,7 +223,7 @@ void zram_slot_mark_idle(struct zram *zram, ktime_t cutoff)
 }
 
 #ifdef CONFIG_ZRAM_MULTI_COMP
-/* Slot lock held: the slot holds an object in RAM and matches @mode. */
+/* Slot lock held: an object in RAM, matching @mode, not yet given up on. */
 static bool zram_slot_recomp_eligible(struct zram *zram, u32 index,
 				      unsigned int mode)
 {
@@ -286,15 +240,10 @@ static bool zram_slot_recomp_eligible(struct zram *zram, u32 index,
 	return true;
 }
 
-/*
- * Slot lock held: replaces the slot's object by @obj. As upstream, the
- * slot starts afresh: no flag, no access time, so any later "idle AGE"
- * finds it idle.
- */
+/* Starts afresh, no flags nor access time: a later "idle AGE" finds it idle. */
 static void zram_slot_install_recompressed(struct zram *zram, u32 index,
 					   const struct zram_obj *obj)
 {
-	/* Frees the old object; clears every flag, ZRAM_HUGE included. */
 	zram_slot_free(zram, index);
 	zram_set_handle(zram, index, obj->handle);
 	zram_set_obj_size(zram, index, obj->size);
@@ -307,22 +256,16 @@ static void zram_slot_install_recompressed(struct zram *zram, u32 index,
  * zram_slot_recompress() - recompress one slot for a recompress request
  * @zram: device
  * @index: slot index (PAGE_SIZE units)
- * @spec: the request (mode, threshold, priority)
+ * @spec: the request
  * @page: scratch page, PAGE_SIZE bytes
  *
- * A slot that holds an object in RAM, matches @spec->mode and whose
- * object a lower priority made gets a new, smaller object from
- * @spec->prio if that saves memory. A slot the algorithm was tried on
- * loses ZRAM_IDLE, as upstream (the next idle post-processing does not
- * pick it again); when the highest configured priority cannot shrink it,
- * it becomes ZRAM_INCOMPRESSIBLE. Slots below @spec->threshold, or
- * already made by @spec->prio or a higher priority, are left as they are.
+ * A slot the algorithm was tried on loses ZRAM_IDLE, so idle
+ * post-processing skips it next time, and becomes ZRAM_INCOMPRESSIBLE when
+ * no higher priority is configured.
  *
- * Context: task context, zram.pp_lock held; takes the slot lock, never
- * sleeps under it.
- * Return: 1 when the algorithm was tried (the slot counts against
- * max_pages), 0 when the slot did not qualify, or zram_obj_recompress()'s
- * -EIO or -ENOMEM (the slot is unchanged).
+ * Context: task context, zram.pp_lock held; takes the slot lock.
+ * Return: 1 when the algorithm was tried (counts against max_pages), 0 when
+ * the slot did not qualify, or -EIO or -ENOMEM (the slot is unchanged).
  */
 int zram_slot_recompress(struct zram *zram, u32 index,
 			 const struct zram_recomp_spec *spec,
@@ -358,12 +301,7 @@ int zram_slot_recompress(struct zram *zram, u32 index,
 #endif /* CONFIG_ZRAM_MULTI_COMP */
 
 #ifdef CONFIG_ZRAM_WRITEBACK
-/*
- * Writeback's transitions. Only the writeback engine (zram_wb.c,
- * zram_wb_pack.c), built with CONFIG_ZRAM_WRITEBACK, calls them.
- */
-
-/* Slot lock held: the slot is stored in RAM, not selected, and matches. */
+/* Slot lock held: stored in RAM, not selected, and matching @mode. */
 static bool zram_slot_wb_eligible(struct zram *zram, u32 index,
 				  unsigned int mode)
 {
@@ -382,10 +320,7 @@ static bool zram_slot_wb_eligible(struct zram *zram, u32 index,
 	return true;
 }
 
-/*
- * Slot lock held: the slot still belongs to the writeback. Idle mode also
- * wants it still idle: a slot read since selection is hot again.
- */
+/* Slot lock held: still selected; in idle mode still idle (else hot). */
 static bool zram_slot_wb_selected(struct zram *zram, u32 index,
 				  unsigned int mode)
 {
@@ -394,7 +329,6 @@ static bool zram_slot_wb_selected(struct zram *zram, u32 index,
 	return !(mode & ZRAM_WB_IDLE) || zram_test_flag(zram, index, ZRAM_IDLE);
 }
 
-/* Sets the location fields of a packed slot; slot lock held. */
 static void zram_set_loc(struct zram *zram, u32 index, unsigned int offset,
 			 unsigned long gap)
 {
@@ -403,13 +337,10 @@ static void zram_set_loc(struct zram *zram, u32 index, unsigned int offset,
 }
 
 /**
- * zram_slot_wb_select() - select a slot for the running writeback
+ * zram_slot_wb_select() - select a slot stored in RAM for the writeback
  * @zram: device
  * @index: slot index (PAGE_SIZE units)
  * @mode: ZRAM_WB_* bits the slot must match
- *
- * Sets ZRAM_WB_SELECTED on a slot stored in RAM (not same-filled, not yet
- * written back, not already selected) that matches @mode.
  *
  * Context: task context, zram.pp_lock held; takes the slot lock.
  * Return: true when the slot was selected.
@@ -432,8 +363,7 @@ bool zram_slot_wb_select(struct zram *zram, u32 index, unsigned int mode)
  * @zram: device
  * @index: slot index (PAGE_SIZE units)
  *
- * Context: task context, the writer (zram.pp_lock held); takes the slot
- * lock.
+ * Context: task context, zram.pp_lock held; takes the slot lock.
  */
 void zram_slot_wb_unselect(struct zram *zram, u32 index)
 {
@@ -450,13 +380,8 @@ void zram_slot_wb_unselect(struct zram *zram, u32 index)
  * @mode: ZRAM_WB_* mode the slot was selected with
  * @page: destination, PAGE_SIZE bytes
  *
- * A slot that changed since it was selected (freed or overwritten, which
- * drops the selection; read, in idle mode) or fails to decompress drops
- * out: its selection is cleared.
- *
- * Context: task context, zram.pp_lock held; takes the slot lock, never
- * sleeps.
- * Return: true when @page holds the slot's data.
+ * Context: task context, zram.pp_lock held; takes the slot lock.
+ * Return: true when @page holds the data; false also if it did not decompress.
  */
 bool zram_slot_wb_read(struct zram *zram, u32 index, unsigned int mode,
 		       struct page *page)
@@ -480,14 +405,8 @@ bool zram_slot_wb_read(struct zram *zram, u32 index, unsigned int mode,
  * @mode: ZRAM_WB_* mode the slot was selected with
  * @block: backing device block holding the slot's data
  *
- * A slot still selected frees its RAM copy and becomes ZRAM_WB, owning
- * @block; bd_count counts it. A slot that changed since it was copied only
- * loses its selection.
- *
- * Context: task context, a writeback committing a request (zram.pp_lock
- * held); takes the slot lock.
- * Return: true if the slot now owns @block; false if the caller must
- * release @block.
+ * Context: task context, zram.pp_lock held; takes the slot lock.
+ * Return: true when the slot now owns @block; else the caller releases it.
  */
 bool zram_slot_install_wb(struct zram *zram, u32 index, unsigned int mode,
 			  unsigned long block)
@@ -497,7 +416,6 @@ bool zram_slot_install_wb(struct zram *zram, u32 index, unsigned int mode,
 	lockdep_assert_held(&zram->pp_lock);
 	zram_slot_lock(zram, index);
 	if (zram_slot_wb_selected(zram, index, mode)) {
-		/* Clears ZRAM_WB_SELECTED and the stats of the RAM copy. */
 		zram_slot_free(zram, index);
 		zram_set_flag(zram, index, ZRAM_WB);
 		zram_set_handle(zram, index, block);
@@ -512,18 +430,14 @@ bool zram_slot_install_wb(struct zram *zram, u32 index, unsigned int mode,
 }
 
 /**
- * zram_slot_wb_peek() - what a selected slot would write back
+ * zram_slot_wb_peek() - size a selected slot would write back
  * @zram: device
  * @index: slot index (PAGE_SIZE units)
  * @mode: ZRAM_WB_* mode the slot was selected with
  *
- * A slot that changed since it was selected drops out: its selection is
- * cleared. While the slot stays selected its size cannot change: any
- * change of a slot frees it first, which clears the selection.
- *
  * Context: task context, zram.pp_lock held; takes the slot lock.
- * Return: 0 when the slot dropped out; PAGE_SIZE when it is stored as a
- * whole page (ZRAM_HUGE); else the size of its compressed object in bytes.
+ * Return: 0 when dropped out; PAGE_SIZE for ZRAM_HUGE; else the object's
+ * size in bytes, which holds while selected (any change drops out).
  */
 unsigned int zram_slot_wb_peek(struct zram *zram, u32 index,
 			       unsigned int mode)
@@ -552,12 +466,8 @@ unsigned int zram_slot_wb_peek(struct zram *zram, u32 index,
  * @split: bytes to copy to @dst, at most @size
  * @dst2: destination of the rest
  *
- * A slot that changed since zram_slot_wb_peek() drops out: its selection
- * is cleared and nothing is copied.
- *
- * Context: task context, zram.pp_lock held; takes the slot lock, never
- * sleeps.
- * Return: true when the object was copied.
+ * Context: task context, zram.pp_lock held; takes the slot lock.
+ * Return: true when copied.
  */
 bool zram_slot_wb_read_obj(struct zram *zram, u32 index, unsigned int mode,
 			   unsigned int size, void *dst, unsigned int split,
@@ -583,22 +493,16 @@ bool zram_slot_wb_read_obj(struct zram *zram, u32 index, unsigned int mode,
  * @zram: device
  * @index: slot index (PAGE_SIZE units)
  * @mode: ZRAM_WB_* mode the slot was selected with
- * @loc: where its compressed object was written; @loc->len < PAGE_SIZE,
- *	and a @loc->next after @loc->block by at most zram_loc_gap_max() + 1
+ * @loc: where its object was written; @loc->len below PAGE_SIZE, @loc->next
+ *	at most zram_loc_gap_max() + 1 blocks after @loc->block
  *
- * A slot still selected frees its RAM copy and becomes ZRAM_WB |
- * ZRAM_PACKED at @loc (encoded as "Packed slots" in zram.h describes),
- * taking one of the object counts zram_bdev_pack_hold() gave its blocks.
- * It keeps the priority of the compressor that made the object, which is
- * the one written: any change of the slot since the copy dropped its
- * selection, and recompression waits for zram.pp_lock. Reads decompress
- * with it (zram_slot_wb_loc()). A slot that changed since it was copied
- * only loses its selection.
+ * The slot keeps its priority: the object written is still its own, as any
+ * change drops out and recompression waits for zram.pp_lock.
  *
- * Context: task context, a writeback committing a request (zram.pp_lock
- * held); takes the slot lock.
- * Return: true if the slot now owns the object; false if the caller must
- * let it go (zram_bdev_put_loc()).
+ * Context: task context, zram.pp_lock held; takes the slot lock.
+ * Return: true when the slot now owns one of the object counts of
+ * zram_bdev_pack_hold(); false (also when @loc does not fit) leaves it to
+ * the caller's zram_bdev_put_loc().
  */
 bool zram_slot_install_wb_packed(struct zram *zram, u32 index,
 				 unsigned int mode,
@@ -609,13 +513,11 @@ bool zram_slot_install_wb_packed(struct zram *zram, u32 index,
 	bool bad;
 
 	lockdep_assert_held(&zram->pp_lock);
-	/* A location the slot cannot record only loses the selection. */
 	bad = WARN_ON_ONCE(loc->len >= PAGE_SIZE || gap > zram_loc_gap_max());
 	zram_slot_lock(zram, index);
 	if (!bad && zram_slot_wb_selected(zram, index, mode)) {
 		u32 prio = zram_slot_get_prio(zram, index);
 
-		/* Clears ZRAM_WB_SELECTED and the stats of the RAM copy. */
 		zram_slot_free(zram, index);
 		zram_set_flag(zram, index, ZRAM_WB);
 		zram_set_flag(zram, index, ZRAM_PACKED);
@@ -634,11 +536,7 @@ bool zram_slot_install_wb_packed(struct zram *zram, u32 index,
 	return installed;
 }
 
-/*
- * Releases the backing device storage of a ZRAM_WB slot (for
- * zram_slot_free_stored()): its block, or its packed object. Slot lock
- * held; never sleeps.
- */
+/* Releases a ZRAM_WB slot's block or packed object; slot lock held. */
 static void zram_slot_free_wb(struct zram *zram, u32 index)
 {
 	struct zram_bdev_loc loc;

@@ -1,9 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 /*
- * zram slot store: the slot lock, the read accessors of a slot's fields,
- * and the functions that change a slot's state (zram_slot.c). Every other
- * file reads slot state through the accessors and changes it only through
- * the functions declared here; the setters are private to zram_slot.c.
+ * zram slot store (zram_slot.c): the slot lock, read accessors of a slot,
+ * and the only functions that change a slot's state.
  */
 #ifndef _ZRAM_SLOT_H_
 #define _ZRAM_SLOT_H_
@@ -45,14 +43,7 @@ static inline u32 zram_slot_get_prio(struct zram *zram, u32 index)
 	       ZRAM_COMP_PRIO_MASK;
 }
 
-/**
- * zram_slot_wb_loc() - where a written-back slot's data is
- * @zram: device
- * @index: slot index (PAGE_SIZE units); ZRAM_WB set
- * @loc: out: the location
- *
- * Context: slot lock held.
- */
+/* Where a written-back slot's data is; slot lock held. */
 static inline void zram_slot_wb_loc(struct zram *zram, u32 index,
 				    struct zram_bdev_loc *loc)
 {
@@ -82,13 +73,10 @@ static inline bool zram_slot_allocated(struct zram *zram, u32 index)
 	       zram_test_flag(zram, index, ZRAM_WB);
 }
 
-/**
- * zram_slot_lock() - lock one slot
- * @zram: device
- * @index: slot index (PAGE_SIZE units)
- *
- * Context: task context; spins, never sleeps. Not for REQ_NOWAIT I/O, which
- * uses zram_slot_trylock().
+/*
+ * The slot lock: task context only; spins, never sleeps. REQ_NOWAIT I/O
+ * only tries it: zram_slot_trylock(), or zram_slot_lock_io() with @nowait,
+ * return false when the slot is busy.
  */
 static inline void zram_slot_lock(struct zram *zram, u32 index)
 	__acquires(&zram->table[index].lock)
@@ -96,42 +84,17 @@ static inline void zram_slot_lock(struct zram *zram, u32 index)
 	spin_lock(&zram->table[index].lock);
 }
 
-/**
- * zram_slot_unlock() - unlock a slot locked by zram_slot_lock(),
- *	zram_slot_trylock() or zram_slot_lock_io()
- * @zram: device
- * @index: slot index (PAGE_SIZE units)
- *
- * Context: slot lock held.
- */
 static inline void zram_slot_unlock(struct zram *zram, u32 index)
 	__releases(&zram->table[index].lock)
 {
 	spin_unlock(&zram->table[index].lock);
 }
 
-/**
- * zram_slot_trylock() - try to lock one slot without spinning
- * @zram: device
- * @index: slot index (PAGE_SIZE units)
- *
- * Context: task context; never waits; nowait-safe.
- * Return: true when the lock was taken.
- */
 static inline bool zram_slot_trylock(struct zram *zram, u32 index)
 {
 	return spin_trylock(&zram->table[index].lock);
 }
 
-/**
- * zram_slot_lock_io() - lock one slot for a bio
- * @zram: device
- * @index: slot index (PAGE_SIZE units)
- * @nowait: the bio has REQ_NOWAIT: only try the lock
- *
- * Context: task context; spins unless @nowait; never sleeps.
- * Return: true with the slot locked; false (only with @nowait) when busy.
- */
 static inline bool zram_slot_lock_io(struct zram *zram, u32 index, bool nowait)
 {
 	if (nowait)
@@ -167,7 +130,11 @@ int zram_slot_recompress(struct zram *zram, u32 index,
 			 const struct zram_recomp_spec *spec,
 			 struct page *page);
 
-/* Writeback's transitions (zram_wb.c holds zram.pp_lock). */
+/*
+ * Writeback's transitions, for the zram.pp_lock holder. A slot changed since
+ * its selection (freed, written, or read in idle mode) drops out: its
+ * selection is cleared and the call returns false or 0.
+ */
 bool zram_slot_wb_select(struct zram *zram, u32 index, unsigned int mode);
 void zram_slot_wb_unselect(struct zram *zram, u32 index);
 bool zram_slot_wb_read(struct zram *zram, u32 index, unsigned int mode,

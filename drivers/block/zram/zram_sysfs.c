@@ -1,9 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * zram device attributes: configuration (disksize, comp_algorithm,
- * algorithm_params, mem_limit), actions (reset, idle, compact) and
- * statistics. The writeback attributes are in zram_wb_sysfs.c. Each is
- * described in Documentation/ABI/testing/sysfs-block-zram.
+ * zram device attributes: configuration, actions and statistics, as in
+ * Documentation/ABI/testing/sysfs-block-zram (writeback's: zram_wb_sysfs.c).
  */
 
 #define pr_fmt(fmt) "zram: " fmt
@@ -39,27 +37,13 @@ static ssize_t disksize_show(struct device *dev,
 	return sysfs_emit(buf, "%llu\n", zram->disksize);
 }
 
-/*
- * Bytes to whole pages, rounded up, for any u64 (PAGE_ALIGN() would wrap
- * near U64_MAX and turn a huge size into 0).
- */
+/* Rounds up; PAGE_ALIGN() would wrap a size near U64_MAX to 0. */
 static u64 zram_bytes_to_pages(u64 bytes)
 {
 	return (bytes >> PAGE_SHIFT) + !!(bytes & ~PAGE_MASK);
 }
 
-/**
- * zram_parse_bytes() - parse a size in memparse() syntax, without wrapping
- * @buf: a number (decimal, 0x hex or 0 octal) and an optional K, M, G, T,
- *	P or E suffix; what follows is ignored, as memparse() does
- * @bytes: out: the size in bytes
- *
- * memparse() silently wraps a number or a shifted suffix past U64_MAX
- * ("17179869185G" would be 1 GiB); here both are refused.
- *
- * Context: any context.
- * Return: 0, or -EINVAL for no number or a size beyond U64_MAX.
- */
+/* memparse() syntax, refusing what memparse() wraps past U64_MAX. */
 static int zram_parse_bytes(const char *buf, u64 *bytes)
 {
 	static const char suffixes[] = "KMGTPE";
@@ -68,11 +52,7 @@ static int zram_parse_bytes(const char *buf, u64 *bytes)
 	size_t n = 0;
 	u64 val;
 
-	/*
-	 * Where the number ends, by memparse()'s rules ("0x" takes hex
-	 * only before a hex digit, a leading 0 takes octal digits: "09" and
-	 * "0x" are 0); kstrtoull() then checks its value.
-	 */
+	/* End the number where memparse() does ("09" and "0x" are 0). */
 	if (buf[0] == '0' && tolower(buf[1]) == 'x' && isxdigit(buf[2]))
 		for (n = 2; isxdigit(buf[n]); n++)
 			;
@@ -138,7 +118,6 @@ static ssize_t reset_store(struct device *dev, struct device_attribute *attr,
 	if (!do_reset)
 		return -EINVAL;
 
-	/* Open or being reset/removed by someone else: refuse. */
 	if (!zram_claim(zram))
 		return -EBUSY;
 	/* Nobody can open the disk now; flush what earlier users left. */
@@ -183,18 +162,9 @@ static ssize_t mem_used_max_store(struct device *dev,
 	return len;
 }
 
-/**
- * zram_parse_idle() - parse the idle attribute
- * @buf: "all", or an age in whole seconds, a u32 in any base kstrtouint()
- *	takes (only with access time tracking)
- * @cutoff: out, set only when 0 is returned: 0 for "all", else the start
- *	of the second @buf seconds before the current one: a slot last
- *	accessed in an earlier second is idle, as upstream compares whole
- *	seconds
- *
- * Context: any context.
- * Return: 0; 1 when the age is at or beyond the uptime in seconds, so no
- * slot can be that old; -EINVAL for anything else.
+/*
+ * "all" (@cutoff 0) or an age in seconds (@cutoff: start of the second that
+ * long ago, whole seconds being compared); 1 when no slot is that old.
  */
 static int zram_parse_idle(const char *buf, ktime_t *cutoff)
 {
@@ -235,10 +205,7 @@ static ssize_t idle_store(struct device *dev, struct device_attribute *attr,
 	return len;
 }
 
-/*
- * Kept for compatibility: streams are per CPU, so the value is reported
- * as the number of online CPUs and writes are accepted and ignored.
- */
+/* Compatibility only: streams are per CPU; writes are ignored. */
 static ssize_t max_comp_streams_show(struct device *dev,
 				     struct device_attribute *attr, char *buf)
 {
@@ -284,13 +251,6 @@ static ssize_t comp_algorithm_store(struct device *dev,
 	return len;
 }
 
-/**
- * struct zram_algo_params - parsed algorithm_params input
- * @prio: compressor priority, 0 to ZCOMP_MAX_PRIOS - 1 (checked later)
- * @algo: "algo=" value, or NULL
- * @level: "level=" value, or ZCOMP_LEVEL_DEFAULT
- * @dict: "dict=" value (a file path), or NULL
- */
 struct zram_algo_params {
 	int prio;
 	const char *algo;
@@ -298,16 +258,7 @@ struct zram_algo_params {
 	const char *dict;
 };
 
-/**
- * zram_parse_algo_params() - parse algorithm_params input
- * @args: "key=value ..." (priority, level, algo, dict), split in place;
- *	unknown keys are ignored
- * @p: out: the values found; the caller sets the defaults
- *
- * Context: any context.
- * Return: 0; -EINVAL for a key without a value; kstrtoint()'s errno for
- * a bad priority or level.
- */
+/* "key=value ..." split in place; unknown keys are ignored. */
 static int zram_parse_algo_params(char *args, struct zram_algo_params *p)
 {
 	char *param, *val;
@@ -335,26 +286,10 @@ static int zram_parse_algo_params(char *args, struct zram_algo_params *p)
 	return 0;
 }
 
-/**
- * algorithm_params_store() - set the parameters of a compressor priority
- * @dev: disk device
- * @attr: attribute (unused)
- * @buf: see zram_parse_algo_params()
- * @len: length of @buf
- *
- * Same syntax and errnos as upstream. algo= selects the priority that
- * algorithm is configured for, else priority= does (default 0). The write
- * replaces all parameters of that priority: a level not given is the
- * algorithm's default, a dictionary not given is dropped. The dictionary
- * file is read here, whole; the level is checked when the compressor is
- * created at init (disksize), since the algorithm may change until then.
- * Everything is validated before anything changes.
- *
- * Context: process context; reads a file; takes init_lock for write; may
- * sleep.
- * Return: @len; -ENOMEM; the parser's errno; -EINVAL for an unreadable or
- * empty dictionary file, an algo= no priority uses, or a priority out of
- * range; -EBUSY once initialized (as newer upstream).
+/*
+ * algo= picks the priority that algorithm is at, else priority= (default
+ * 0); all of its parameters are replaced. The level is checked when the
+ * compressor is created, as the algorithm may change until then.
  */
 static ssize_t algorithm_params_store(struct device *dev,
 				      struct device_attribute *attr,
@@ -379,7 +314,6 @@ static ssize_t algorithm_params_store(struct device *dev,
 		return ret;
 
 	guard(rwsem_write)(&zram->init_lock);
-	/* Parameters take effect at init: refused once initialized. */
 	if (zram_init_done(zram))
 		return -EBUSY;
 	if (p.algo)
