@@ -1,9 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
-/*
- * zram backend: 842 (lib/842, the software implementation of the format
- * IBM POWER and s390 accelerate). No levels: level= is ignored, as
- * upstream does. So is dict=.
- */
+/* zram backend: 842 (lib/842); level= and dict= are ignored. */
 
 #include <linux/err.h>
 #include <linux/mm.h>

@@ -1,16 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
- * zram backend: deflate (lib/zlib_deflate, lib/zlib_inflate), raw deflate
- * streams without zlib header or checksum.
- *
- * level= is the zlib level: 0 (store) to 9 (best), or -1 for zlib's
- * default (6), which is also the default here. zlib refuses any other
- * value, and so does creating the compressor (EINVAL from disksize, as
- * upstream).
- *
- * The window is one page (at most zlib's 32 KiB): a match can then reach
- * back to the start of the page. Each stream owns a deflate and an inflate
- * state, reset for every page.
+ * zram backend: raw deflate (lib/zlib_*). level= is 0 (store) to 9, or -1
+ * (the default: zlib's 6); others are -EINVAL. The window is one page (at
+ * most 32 KiB), so a match can reach back to the start of the page.
  */
 
 #include <linux/err.h>
@@ -24,23 +16,11 @@
 /* Negative window bits: raw deflate. */
 #define DEFLATE_WBITS	min(PAGE_SHIFT, MAX_WBITS)
 
-/**
- * struct deflate_stream_ctx - one stream's zlib states
- * @def: compression state; its workspace is allocated with it
- * @inf: decompression state; likewise
- */
 struct deflate_stream_ctx {
 	struct z_stream_s def;
 	struct z_stream_s inf;
 };
 
-/**
- * deflate_setup() - resolve and check the level
- * @comp: compressor being created
- *
- * Context: any context.
- * Return: 0, or -EINVAL for a level zlib refuses.
- */
 static int deflate_setup(struct zcomp *comp)
 {
 	if (comp->level == ZCOMP_LEVEL_DEFAULT)
@@ -61,13 +41,6 @@ static void deflate_ctx_destroy(void *ctx)
 	kfree(zc);
 }
 
-/**
- * deflate_ctx_create() - allocate and initialize one stream's zlib states
- * @comp: compressor, set up (its level is valid)
- *
- * Context: process context; may sleep.
- * Return: the context, or ERR_PTR(-ENOMEM).
- */
 static void *deflate_ctx_create(const struct zcomp *comp)
 {
 	struct deflate_stream_ctx *zc;

@@ -1,14 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
- * zram backend: lz4 (lib/lz4).
- *
- * level= is lz4's acceleration factor: 1, the default, compresses best;
- * larger values trade ratio for speed; values below 1 mean 1.
- *
- * With dict=, every page is compressed as if it followed the last 64 KiB
- * of the dictionary. Setup loads that window once into a template stream;
- * each compression starts from a copy of the template (16 KiB) instead of
- * hashing the dictionary again.
+ * zram backend: lz4 (lib/lz4). level= is the acceleration factor: 1 (the
+ * default, and what below 1 means) compresses best, larger is faster. With
+ * dict=, each page starts from a copy of a stream preloaded with the window.
  */
 
 #include <linux/err.h>
@@ -20,13 +14,6 @@
 #include "backend_lz4.h"
 #include "backends.h"
 
-/**
- * lz4_setup() - resolve the level, load the dictionary into a template
- * @comp: compressor being created
- *
- * Context: process context; may sleep.
- * Return: 0 or -ENOMEM.
- */
 static int lz4_setup(struct zcomp *comp)
 {
 	const char *dict;
@@ -51,10 +38,7 @@ static void lz4_release(struct zcomp *comp)
 	kvfree(comp->priv);
 }
 
-/*
- * A stream: the work memory of LZ4_compress_fast(), or the LZ4_stream_t
- * of LZ4_compress_fast_continue(); both are LZ4_STREAMSIZE bytes.
- */
+/* Work memory of LZ4_compress_fast() or stream of its _continue() variant */
 static void *lz4_ctx_create(const struct zcomp *comp)
 {
 	void *ctx = kvzalloc(LZ4_STREAMSIZE, GFP_KERNEL);
@@ -73,7 +57,6 @@ static int lz4_compress(const struct zcomp *comp, void *ctx, const void *src,
 	int ret;
 
 	if (comp->priv) {
-		/* The stream's state after loading the dictionary. */
 		memcpy(ctx, comp->priv, LZ4_STREAMSIZE);
 		ret = LZ4_compress_fast_continue(ctx, src, dst, src_len,
 						 *dst_len, comp->level);

@@ -1,15 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
- * zram backend: lz4hc (lib/lz4, high compression; output is lz4).
- *
- * level= is the lz4hc level: 1 to 16, higher compresses better and slower;
- * the default is 9 (LZ4HC_DEFAULT_CLEVEL). The library treats values below
- * 1 as 9 and above 16 as 16.
- *
- * With dict=, every page is compressed as if it followed the last 64 KiB
- * of the dictionary. Setup loads that window once into a template stream;
- * each compression starts from a copy of it (256 KiB, about what the
- * library clears for every page without a dictionary anyway).
+ * zram backend: lz4hc (lib/lz4; lz4 output). level= is 1 to 16 (default 9;
+ * below 1 means 9, above 16 means 16). With dict=, each page starts from a
+ * copy of a stream preloaded with the window.
  */
 
 #include <linux/err.h>
@@ -21,13 +14,6 @@
 #include "backend_lz4.h"
 #include "backends.h"
 
-/**
- * lz4hc_setup() - resolve the level, load the dictionary into a template
- * @comp: compressor being created
- *
- * Context: process context; may sleep.
- * Return: 0 or -ENOMEM.
- */
 static int lz4hc_setup(struct zcomp *comp)
 {
 	const char *dict;
@@ -53,10 +39,7 @@ static void lz4hc_release(struct zcomp *comp)
 	kvfree(comp->priv);
 }
 
-/*
- * A stream: the work memory of LZ4_compress_HC(), or the stream of
- * LZ4_compress_HC_continue(); both are LZ4_STREAMHCSIZE bytes.
- */
+/* Work memory of LZ4_compress_HC() or stream of its _continue() variant */
 static void *lz4hc_ctx_create(const struct zcomp *comp)
 {
 	void *ctx = kvzalloc(LZ4_STREAMHCSIZE, GFP_KERNEL);
@@ -76,7 +59,6 @@ static int lz4hc_compress(const struct zcomp *comp, void *ctx,
 	int ret;
 
 	if (comp->priv) {
-		/* The stream's state after loading the dictionary. */
 		memcpy(ctx, comp->priv, LZ4_STREAMHCSIZE);
 		ret = LZ4_compress_HC_continue(ctx, src, dst, src_len,
 					       *dst_len);

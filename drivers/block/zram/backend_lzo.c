@@ -1,9 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
- * zram backends: lzo and lzo-rle (lib/lzo). lzo-rle is lzo with run-length
- * encoding of zero runs; both decompress with the same function, which
- * tells them apart by the stream's version byte. Neither has levels:
- * level= is ignored, as upstream does. So is dict=.
+ * zram backends: lzo and lzo-rle (lib/lzo; one decompressor serves both);
+ * level= and dict= are ignored.
  */
 
 #include <linux/err.h>
@@ -25,10 +23,7 @@ static void lzo_ctx_destroy(void *ctx)
 	kvfree(ctx);
 }
 
-/*
- * lzo1x_1_compress() and lzorle1x_1_compress() do not check the room at
- * dst: the caller must give the worst case.
- */
+/* The lzo compressors do not check the room at dst. */
 static int lzo_check_room(unsigned int src_len, unsigned int dst_len)
 {
 	return dst_len < lzo1x_worst_compress(src_len) ? -ENOSPC : 0;

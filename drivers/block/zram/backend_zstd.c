@@ -1,18 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
- * zram backend: zstd (lib/zstd).
- *
- * level= is the zstd level: zstd_min_clevel() (negative, fastest) to
- * zstd_max_clevel() (22); the default is zstd_default_clevel() (3). The
- * library clamps values outside that range.
- *
- * Every stream has static compression and decompression contexts, sized
- * at creation for one page at the configured level, so the I/O path never
- * allocates. With dict=, setup digests the dictionary once into a
- * compression and a decompression dictionary that every stream uses by
- * reference (the dictionary contents stay in struct zcomp_params); a file
- * in zstd's dictionary format (zstd --train) is used with its entropy
- * tables, any other file as raw content.
+ * zram backend: zstd (lib/zstd). level= is zstd_min_clevel() to
+ * zstd_max_clevel() (clamped), default zstd_default_clevel(). Stream contexts
+ * are static, sized for one page, so the I/O path never allocates. dict= is
+ * digested once, by reference; a zstd --train file brings its entropy tables.
  */
 
 #include <linux/err.h>
@@ -22,16 +13,7 @@
 
 #include "backends.h"
 
-/**
- * struct zstd_shared - what all streams of a zstd compressor share
- * @params: frame and compression parameters for one page at the level,
- *	used without a dictionary
- * @cparams: compression parameters for one page at the level after the
- *	dictionary (without one: those of @params); the digested dictionary
- *	is built for them and the stream workspaces are sized for them
- * @cdict: digested compression dictionary, or NULL without dict=
- * @ddict: digested decompression dictionary, or NULL without dict=
- */
+/* @cparams (one page, after the dictionary) size the cdict and workspaces */
 struct zstd_shared {
 	zstd_parameters params;
 	zstd_compression_parameters cparams;
@@ -39,13 +21,6 @@ struct zstd_shared {
 	zstd_ddict *ddict;
 };
 
-/**
- * struct zstd_stream_ctx - one stream's contexts
- * @cctx: compression context, in @cwork
- * @dctx: decompression context, in @dwork
- * @cwork: static workspace of @cctx
- * @dwork: static workspace of @dctx
- */
 struct zstd_stream_ctx {
 	zstd_cctx *cctx;
 	zstd_dctx *dctx;
@@ -53,11 +28,7 @@ struct zstd_stream_ctx {
 	void *dwork;
 };
 
-/*
- * Allocator for the digested dictionaries. zstd calls it only while they
- * are created and freed, from zstd_setup() and zstd_release(): the stream
- * contexts are static and cannot allocate.
- */
+/* Only the digested dictionaries are allocated: stream contexts are static. */
 static void *zstd_dict_alloc(void *opaque, size_t size)
 {
 	return kvmalloc(size, GFP_KERNEL);
@@ -68,7 +39,6 @@ static void zstd_dict_free(void *opaque, void *address)
 	kvfree(address);
 }
 
-/* allocate, free, opaque */
 static const zstd_custom_mem zstd_dict_mem = {
 	zstd_dict_alloc, zstd_dict_free, NULL
 };
@@ -85,14 +55,6 @@ static void zstd_release(struct zcomp *comp)
 	comp->priv = NULL;
 }
 
-/**
- * zstd_setup() - resolve the level, digest the dictionary
- * @comp: compressor being created
- *
- * Context: process context; may sleep.
- * Return: 0, -ENOMEM, or -EINVAL when zstd cannot digest the dictionary
- * (e.g. a file with zstd's dictionary magic and corrupt tables).
- */
 static int zstd_setup(struct zcomp *comp)
 {
 	const struct zcomp_params *params = comp->params;
@@ -116,7 +78,6 @@ static int zstd_setup(struct zcomp *comp)
 						  params->dict_sz,
 						  zstd_dict_mem);
 	if (!zs->cdict || !zs->ddict) {
-		/* zstd_free_[cd]dict() take NULL */
 		zstd_release(comp);
 		return -EINVAL;
 	}
@@ -132,16 +93,6 @@ static void zstd_ctx_destroy(void *ctx)
 	kfree(zc);
 }
 
-/**
- * zstd_ctx_create() - allocate one stream's static contexts
- * @comp: compressor, set up
- *
- * The compression workspace is sized for &zstd_shared.cparams, the
- * largest parameters compression uses, with the dictionary or without.
- *
- * Context: process context; may sleep.
- * Return: the context, or ERR_PTR(-ENOMEM).
- */
 static void *zstd_ctx_create(const struct zcomp *comp)
 {
 	const struct zstd_shared *zs = comp->priv;

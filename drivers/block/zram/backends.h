@@ -1,9 +1,5 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
-/*
- * The zram backends, one per algorithm, each in its own backend_*.c and
- * built when its CONFIG_ZRAM_BACKEND_* option is set. Only zcomp.c, which
- * lists them, includes this.
- */
+/* The zram backends (backend_*.c, one per algorithm); only zcomp.c uses it. */
 
 #ifndef _ZRAM_BACKENDS_H_
 #define _ZRAM_BACKENDS_H_

@@ -1,13 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
- * zram compression front end over the kernel's compression libraries.
- *
- * Each struct zcomp owns one stream per online CPU. Streams are created and
- * destroyed by CPU hotplug multi-instance callbacks on CPUHP_ZCOMP_PREPARE,
- * so a stream exists for a CPU before any task can run there. A user picks
- * the stream of the CPU it runs on under a local_lock, which keeps the I/O
- * path free of sleeping locks (REQ_NOWAIT callers rely on that). The
- * algorithms themselves are backend_*.c files behind struct zcomp_ops.
+ * zram compression front end: algorithm lookup, per-priority configuration,
+ * per-CPU streams (made by CPU hotplug; a local_lock, so I/O never sleeps).
  */
 
 #define pr_fmt(fmt) "zram: " fmt
@@ -27,13 +21,9 @@
 #include "zcomp.h"
 #include "backends.h"
 
-/* Scratch space per stream: a compressor may expand its input. */
 #define ZCOMP_BUFFER_SIZE	(2 * PAGE_SIZE)
 
-/*
- * The algorithms this build offers, in the order comp_algorithm lists
- * them (upstream's order). Kconfig makes sure there is at least one.
- */
+/* The algorithms this build offers, in the order comp_algorithm lists them */
 static const struct zcomp_ops * const zcomp_backends[] = {
 #if IS_ENABLED(CONFIG_ZRAM_BACKEND_LZO)
 	&backend_lzorle,
@@ -59,7 +49,6 @@ static const struct zcomp_ops * const zcomp_backends[] = {
 /**
  * zcomp_lookup() - find an algorithm of this build by name
  * @name: user supplied name; one trailing newline is ignored
- *
  * Context: any context.
  * Return: the backend, or NULL when this build does not offer @name.
  */
@@ -73,11 +62,7 @@ const struct zcomp_ops *zcomp_lookup(const char *name)
 	return NULL;
 }
 
-/*
- * The algorithm of a new or reset device: CONFIG_ZRAM_DEF_COMP, which
- * Kconfig only lets name an offered algorithm. Should an out-of-tree build
- * get a config where it does not, the first offered one.
- */
+/* CONFIG_ZRAM_DEF_COMP, or the first algorithm if this build lacks it */
 static const struct zcomp_ops *zcomp_default(void)
 {
 	const struct zcomp_ops *ops = zcomp_lookup(CONFIG_ZRAM_DEF_COMP);
@@ -91,7 +76,6 @@ static const struct zcomp_ops *zcomp_default(void)
  * @cur: the selected algorithm, printed in brackets
  * @buf: sysfs page buffer (PAGE_SIZE bytes)
  * @at: offset in @buf to start writing at, in bytes
- *
  * Context: any context.
  * Return: number of bytes written at @buf + @at.
  */
@@ -114,15 +98,10 @@ ssize_t zcomp_available_show(const struct zcomp_ops *cur, char *buf,
 /**
  * zcomp_params_read() - build the parameters algorithm_params asked for
  * @params: out: the new parameters; the caller owns the dictionary
- * @level: level= value, or ZCOMP_LEVEL_DEFAULT
+ * @level: level= value, or ZCOMP_LEVEL_DEFAULT; zcomp_create() checks it
  * @dict_path: dict= value (a file to read whole), or NULL
- *
- * Only reads: the level is checked when the compressor is created, since
- * the algorithm may still change until then.
- *
  * Context: process context; may sleep (reads a file).
- * Return: 0, or -EINVAL when the dictionary file cannot be read, is empty
- * or is not a regular file (upstream gives EINVAL for every such case).
+ * Return: 0, or -EINVAL when the dictionary file is unreadable or empty.
  */
 int zcomp_params_read(struct zcomp_params *params, s32 level,
 		      const char *dict_path)
@@ -143,12 +122,8 @@ int zcomp_params_read(struct zcomp_params *params, s32 level,
 }
 
 /**
- * zcomp_conf_reset() - configuration of a new or reset device
- * @conf: the device's configuration, one entry per priority
- *
- * Priority 0 gets the default algorithm, the others none; every priority
- * gets the default level and loses its dictionary.
- *
+ * zcomp_conf_reset() - default algorithm at priority 0, none above, no params
+ * @conf: the device's configuration, one entry per priority; frees dictionaries
  * Context: process context, no compressor created from @conf exists.
  */
 void zcomp_conf_reset(struct zcomp_conf conf[ZCOMP_MAX_PRIOS])
@@ -170,10 +145,8 @@ void zcomp_conf_reset(struct zcomp_conf conf[ZCOMP_MAX_PRIOS])
  * @conf: the device's configuration, one entry per priority
  * @first: lowest priority to look at (0 for all)
  * @name: algorithm name (an algo= value)
- *
  * Context: any context; the caller keeps @conf stable.
- * Return: the lowest priority from @first on using @name, or -EINVAL when
- * none does.
+ * Return: the lowest such priority >= @first, or -EINVAL when none.
  */
 int zcomp_conf_find(const struct zcomp_conf conf[ZCOMP_MAX_PRIOS],
 		    unsigned int first, const char *name)
@@ -196,16 +169,7 @@ static void zcomp_strm_free(struct zcomp_strm *zstrm)
 	zstrm->buffer = NULL;
 }
 
-/**
- * zcomp_strm_init() - allocate the context and scratch buffer of a stream
- * @comp: compressor the stream belongs to
- * @zstrm: stream of one CPU, empty
- *
- * On failure the stream is left empty.
- *
- * Context: process context (CPU hotplug prepare); may sleep.
- * Return: 0, -ENOMEM, or the backend's errno.
- */
+/* Leaves @zstrm empty on failure. */
 static int zcomp_strm_init(struct zcomp *comp, struct zcomp_strm *zstrm)
 {
 	void *ctx;
@@ -226,20 +190,7 @@ out_destroy_ctx:
 	return -ENOMEM;
 }
 
-/**
- * zcomp_cpu_up_prepare() - CPU hotplug callback: create one CPU's streams
- * @cpu: CPU coming up (or online, when an instance is added)
- * @node: &struct zcomp.node of the compressor
- *
- * Creates the task stream and, for a compressor made with
- * ZCOMP_SOFTIRQ_STREAMS, the softirq one. Each local_lock_init() below
- * gives its lock a class of its own: lockdep then sees the task streams
- * taken only in task context and the softirq ones only in softirq.
- *
- * Context: process context, CPU hotplug lock held; may sleep.
- * Return: 0, or zcomp_strm_init()'s errno (the hotplug core then rolls
- * back the streams it already created).
- */
+/* Two local_lock_init() sites: lockdep tells task and softirq streams apart */
 static int zcomp_cpu_up_prepare(unsigned int cpu, struct hlist_node *node)
 {
 	struct zcomp *comp = hlist_entry(node, struct zcomp, node);
@@ -277,12 +228,8 @@ static int zcomp_cpu_dead(unsigned int cpu, struct hlist_node *node)
 
 /**
  * zcomp_cpuhp_setup() - register the stream hotplug callbacks
- *
- * Called once at module load, before any zcomp is created.
- *
- * Context: process context; may sleep.
- * Return: 0 or a negative errno from the CPU hotplug core (-EBUSY when
- * another module, e.g. the stock zram, holds CPUHP_ZCOMP_PREPARE).
+ * Context: module load, before any zcomp exists; may sleep.
+ * Return: 0 or -errno (-EBUSY: another zram module holds CPUHP_ZCOMP_PREPARE).
  */
 int zcomp_cpuhp_setup(void)
 {
@@ -295,10 +242,7 @@ int zcomp_cpuhp_setup(void)
 
 /**
  * zcomp_cpuhp_remove() - unregister the stream hotplug callbacks
- *
- * Called once at module unload, after every zcomp has been destroyed.
- *
- * Context: process context; may sleep.
+ * Context: module unload, after every zcomp is destroyed; may sleep.
  */
 void zcomp_cpuhp_remove(void)
 {
@@ -309,12 +253,9 @@ void zcomp_cpuhp_remove(void)
  * zcomp_create() - create a compressor with a stream on every online CPU
  * @ops: the algorithm
  * @params: its parameters; must outlive the compressor unchanged
- * @flags: 0, or ZCOMP_SOFTIRQ_STREAMS for a second stream per CPU that
- *	decompresses in softirq context (twice the streams' memory)
- *
+ * @flags: 0 or ZCOMP_SOFTIRQ_STREAMS (doubles the streams' memory)
  * Context: process context; may sleep.
- * Return: the new zcomp, or ERR_PTR(-ENOMEM), or the backend's errno
- * (-EINVAL for a level or dictionary the library refuses).
+ * Return: the compressor, or ERR_PTR() of -ENOMEM or the backend's errno.
  */
 struct zcomp *zcomp_create(const struct zcomp_ops *ops,
 			   const struct zcomp_params *params, unsigned int flags)
@@ -343,7 +284,6 @@ struct zcomp *zcomp_create(const struct zcomp_ops *ops,
 		if (ret)
 			goto out_free_softirq_stream;
 	}
-	/* Runs zcomp_cpu_up_prepare() for each online CPU, or rolls back. */
 	ret = cpuhp_state_add_instance(CPUHP_ZCOMP_PREPARE, &comp->node);
 	if (ret < 0)
 		goto out_release;
@@ -365,7 +305,6 @@ out_free_comp:
 /**
  * zcomp_destroy() - free a compressor and all its streams
  * @comp: compressor from zcomp_create(); no stream may be in use
- *
  * Context: process context; may sleep.
  */
 void zcomp_destroy(struct zcomp *comp)
@@ -380,12 +319,9 @@ void zcomp_destroy(struct zcomp *comp)
 
 /**
  * zcomp_create_all() - create the compressor of every configured priority
- * @comps: out: one compressor per priority, NULL where @conf has none;
- *	all NULL on failure
- * @conf: the device's configuration; must outlive the compressors
- *	unchanged
+ * @comps: out: a compressor or NULL per priority; all NULL on failure
+ * @conf: the device's configuration; must outlive the compressors unchanged
  * @flags: zcomp_create() flags, for every compressor
- *
  * Context: process context; may sleep.
  * Return: 0, or zcomp_create()'s errno for the first priority that failed.
  */
@@ -417,7 +353,6 @@ out_destroy_created:
 /**
  * zcomp_destroy_all() - destroy the compressors of zcomp_create_all()
  * @comps: one compressor or NULL per priority; all NULL afterwards
- *
  * Context: process context; no stream in use; may sleep.
  */
 void zcomp_destroy_all(struct zcomp *comps[ZCOMP_MAX_PRIOS])
@@ -431,26 +366,17 @@ void zcomp_destroy_all(struct zcomp *comps[ZCOMP_MAX_PRIOS])
 	}
 }
 
-/*
- * The per-CPU streams for the caller's context: the softirq set when
- * serving a softirq (which may have interrupted a task holding its CPU's
- * task stream), the task set otherwise. Fixed from get to put.
- */
+/* Softirq may interrupt a task that holds its CPU's task stream. */
 static struct zcomp_strm __percpu *zcomp_streams(struct zcomp *comp)
 {
 	return in_serving_softirq() ? comp->softirq_stream : comp->stream;
 }
 
 /**
- * zcomp_stream_get() - take this CPU's stream
+ * zcomp_stream_get() - take this CPU's stream (in softirq, the softirq one)
  * @comp: compressor; in softirq, one created with ZCOMP_SOFTIRQ_STREAMS
- *
- * Takes the task stream, or in softirq the softirq stream. Softirqs do
- * not nest on a CPU, so on !PREEMPT_RT the softirq stream's lock is
- * never contended. The caller must not sleep until zcomp_stream_put().
- *
- * Context: task or softirq context; never sleeps on !PREEMPT_RT;
- * nowait-safe.
+ * Context: task or softirq; nowait-safe, never sleeps on !PREEMPT_RT. The
+ * caller must not sleep until zcomp_stream_put().
  * Return: the stream of the current CPU.
  */
 struct zcomp_strm *zcomp_stream_get(struct zcomp *comp)
@@ -464,9 +390,7 @@ struct zcomp_strm *zcomp_stream_get(struct zcomp *comp)
 /**
  * zcomp_stream_put() - release the stream taken by zcomp_stream_get()
  * @comp: compressor
- *
- * Context: same task or softirq, and CPU, as the matching
- * zcomp_stream_get().
+ * Context: same task or softirq, and CPU, as the matching zcomp_stream_get().
  */
 void zcomp_stream_put(struct zcomp *comp)
 {
@@ -478,7 +402,6 @@ void zcomp_stream_put(struct zcomp *comp)
  * @zstrm: stream held by the caller
  * @src: PAGE_SIZE bytes of input
  * @dst_len: out: compressed size in bytes; the data is in @zstrm->buffer
- *
  * Context: stream held; never sleeps; nowait-safe.
  * Return: 0 or the backend's negative errno.
  */
@@ -503,10 +426,8 @@ int zcomp_compress(struct zcomp_strm *zstrm, const void *src,
  * @src: compressed object
  * @src_len: size of @src in bytes
  * @dst: PAGE_SIZE bytes of output
- *
  * Context: stream held; never sleeps; nowait-safe.
- * Return: 0, or -EIO when the backend rejects the data or its output is
- * not exactly one page.
+ * Return: 0, or -EIO when the backend fails or its output is not one page.
  */
 int zcomp_decompress(struct zcomp_strm *zstrm, const void *src,
 		     unsigned int src_len, void *dst)

@@ -1,21 +1,5 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
-/*
- * zram compression front end: backends over the kernel's compression
- * libraries (lib/lz4, lib/zstd, lib/zlib_*, lib/lzo, lib/842), one ops table
- * per algorithm, and one stream per CPU per compressor, so that compressing
- * or decompressing a slot never sleeps and never waits for another task.
- *
- * A device holds one struct zcomp_conf per priority: the algorithm and the
- * parameters user space chose (comp_algorithm, algorithm_params). At init
- * zcomp_create_all() turns every configured priority into a struct zcomp;
- * priority 0 (ZCOMP_PRIO_PRIMARY) compresses every write, higher ones are
- * for recompression (CONFIG_ZRAM_MULTI_COMP).
- *
- * Streams are for task context. A compressor created with
- * ZCOMP_SOFTIRQ_STREAMS has a second set, one per CPU, only for
- * decompressing in softirq context (zcomp_stream_get() picks the set): a
- * softirq may run on top of a task that holds its CPU's task stream.
- */
+/* zram compression: backend ops, per-priority configuration, compressors */
 
 #ifndef _ZCOMP_H_
 #define _ZCOMP_H_
@@ -31,12 +15,13 @@
 /* algorithm_params without level=: the algorithm's own default level */
 #define ZCOMP_LEVEL_DEFAULT	INT_MIN
 
-/* zcomp_create() flag: also make the per-CPU softirq streams. */
+/* zcomp_create() flag: also per-CPU streams for decompressing in softirq */
 #define ZCOMP_SOFTIRQ_STREAMS	BIT(0)
 
-/* Longest algorithm name + 1 accepted before E2BIG (upstream's limit). */
+/* Longest algorithm name + 1 accepted before E2BIG. */
 #define ZCOMP_MAX_NAME		128
 
+/* Priority 0 compresses every write; higher ones only recompress. */
 #define ZCOMP_PRIO_PRIMARY	0
 #ifdef CONFIG_ZRAM_MULTI_COMP
 #define ZCOMP_MAX_PRIOS		4
@@ -48,15 +33,11 @@ struct zcomp;
 
 /**
  * struct zcomp_params - parameters of one compressor priority
- * @level: compression level, or ZCOMP_LEVEL_DEFAULT. What it means and
- *	which values the library takes is the backend's business (see
- *	&zcomp_ops.setup).
+ * @level: compression level (meaning is the backend's), or ZCOMP_LEVEL_DEFAULT
  * @dict: dictionary contents (vmalloc()ed), or NULL
  * @dict_sz: size of @dict in bytes; 0 without a dictionary
  *
- * Owned by the device. Immutable while a struct zcomp created from it
- * exists: the device refuses algorithm_params once initialized, and frees
- * its compressors before it resets the parameters.
+ * Owned by the device; immutable while a struct zcomp created from it exists.
  */
 struct zcomp_params {
 	s32 level;
@@ -64,34 +45,22 @@ struct zcomp_params {
 	size_t dict_sz;
 };
 
-/* The dictionary of a struct zcomp_params variable is freed with it. */
 DEFINE_FREE(zcomp_params, struct zcomp_params, vfree(_T.dict))
 
 /**
  * struct zcomp_ops - one compression library as a zram backend
  * @name: algorithm name, as comp_algorithm lists it
- * @setup: optional. Check @comp->params and build what all streams of
- *	@comp share, in @comp->priv (e.g. a digested dictionary); may replace
- *	@comp->level, which starts as the level of @comp->params, with the
- *	level to use. Process context; may sleep. Return 0 or a negative
- *	errno (-EINVAL for a level or dictionary the library refuses).
- * @release: optional; frees what @setup built. Process context.
- * @ctx_create: allocate and initialize one stream's private context.
- *	Process context; may sleep. Return the context or an ERR_PTR()
- *	(-ENOMEM, -EINVAL).
- * @ctx_destroy: free a context from @ctx_create. Process context.
- * @compress: compress @src_len bytes at @src into @dst; *@dst_len is the
- *	room at @dst on entry (at least 2 * PAGE_SIZE), the compressed size
- *	on success. Stream held: must not sleep or allocate; nowait-safe.
- *	Return 0 or a negative errno (the data cannot be stored compressed).
- * @decompress: decompress @src_len bytes at @src into @dst; *@dst_len is
- *	the room at @dst on entry (PAGE_SIZE), the decompressed size on
- *	success. Same context as @compress. Return 0, or -EIO when the
- *	library rejects the input.
+ * @setup: optional; settle @comp->level, build shared state in @comp->priv.
+ *	May sleep. Return 0, -ENOMEM, or -EINVAL if @comp->params are refused.
+ * @release: optional; free what @setup built. May sleep.
+ * @ctx_create: allocate a stream's context; may sleep. Return it or ERR_PTR().
+ * @ctx_destroy: free a context from @ctx_create
+ * @compress: compress @src_len bytes at @src into @dst; *@dst_len is the room
+ *	(>= 2 * PAGE_SIZE) on entry, output size on exit. Return 0 or -errno.
+ * @decompress: the reverse; room is PAGE_SIZE. Return 0, or -EIO.
  *
- * @compress and @decompress may use the stream context @ctx freely; what
- * they read from @comp (level, params, priv) is shared by all CPUs and
- * must not be written.
+ * @compress and @decompress run with the stream held: they must not sleep or
+ * allocate, and must not write @comp, which all CPUs share.
  */
 struct zcomp_ops {
 	const char *name;
@@ -109,12 +78,9 @@ struct zcomp_ops {
 /**
  * struct zcomp_conf - what user space chose for one compressor priority
  * @ops: the algorithm; NULL when the priority is not used
- * @params: its parameters (algorithm_params). They belong to the
- *	priority, not to the algorithm: selecting another algorithm keeps
- *	them, as upstream does.
+ * @params: its parameters (algorithm_params); kept when @ops changes
  *
- * Written with the device's init_lock held for write, only while the
- * device is not initialized.
+ * Written under the device's init_lock (write) while it is not initialized.
  */
 struct zcomp_conf {
 	const struct zcomp_ops *ops;
@@ -123,19 +89,12 @@ struct zcomp_conf {
 
 /**
  * struct zcomp_strm - per-CPU compression stream
- * @lock: serialises users of this CPU's stream. A local_lock: on !PREEMPT_RT
- *	it only disables preemption, so taking it never sleeps and is
- *	nowait-safe. Held from zcomp_stream_get() to zcomp_stream_put(); the
- *	holder must not sleep.
- * @comp: the compressor this stream belongs to
- * @ctx: the backend's context for this stream (&zcomp_ops.ctx_create)
- * @buffer: 2 pages of scratch space: the compressed output (a compressor
- *	may expand incompressible data beyond one page), or zsmalloc's copy
- *	of an object that spans two pages while it is read; nothing stays
- *	in it across calls.
- *
- * @comp, @ctx and @buffer are set by the CPU hotplug prepare callback and
- * cleared by the dead callback.
+ * @lock: held from zcomp_stream_get() to zcomp_stream_put(); a local_lock, so
+ *	nowait-safe and not sleeping on !PREEMPT_RT; the holder must not sleep
+ * @comp: its compressor; set, like @ctx and @buffer, by CPU hotplug callbacks
+ * @ctx: the backend's context (&zcomp_ops.ctx_create)
+ * @buffer: 2 pages of scratch: compressed output (may exceed a page), or
+ *	zsmalloc's copy of an object spanning two pages; nothing kept in it
  */
 struct zcomp_strm {
 	local_lock_t lock;
@@ -146,15 +105,12 @@ struct zcomp_strm {
 
 /**
  * struct zcomp - a compressor instance owned by one zram device
- * @stream: per-CPU streams for task context, valid for every online CPU
- * @softirq_stream: per-CPU streams for decompression in softirq context,
- *	valid for every online CPU; NULL without ZCOMP_SOFTIRQ_STREAMS
+ * @stream: per-CPU streams for task context
+ * @softirq_stream: per-CPU streams for softirq, or NULL (ZCOMP_SOFTIRQ_STREAMS)
  * @ops: the backend
- * @params: parameters it was created with; owned by the device (struct
- *	zcomp_conf) and immutable while @comp exists
- * @level: level the backend uses (@params' level, or what &zcomp_ops.setup
- *	made of it)
- * @priv: what &zcomp_ops.setup built for all streams, or NULL
+ * @params: parameters it was created with (the device's struct zcomp_conf)
+ * @level: level the backend uses (@params' level or &zcomp_ops.setup's choice)
+ * @priv: what &zcomp_ops.setup built, or NULL
  * @node: CPU hotplug multi-instance node (CPUHP_ZCOMP_PREPARE)
  */
 struct zcomp {
