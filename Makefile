@@ -37,7 +37,7 @@ TIER := tools/build/tier.sh run
 SELFTESTS := tools/testing/selftests/zram
 UNIT := tools/testing/zram-unit
 
-.PHONY: all deps kernel module module-nocomp sparse checkpatch shellcheck check-vm-ours \
+.PHONY: all deps kernel module module-nocomp sparse checkpatch shellcheck comment-share check-vm-ours \
 	selftests-list unit helpers \
 	check check-host check-vm check-debug check-debug-ours debug-kernel debug-module \
 	kselftest fresh-check run bench series-deps series series-check \
@@ -68,6 +68,10 @@ checkpatch: kernel
 shellcheck: deps
 	$(TIER) shellcheck -- tools/build/shellcheck.sh
 
+# comment lines at most 20% of the driver's lines (upstream's density)
+comment-share:
+	$(TIER) comment-share -- tools/build/comment-share.sh 20
+
 selftests-list:
 	$(TIER) selftests-list -- tools/build/selftests-list.sh
 
@@ -78,7 +82,7 @@ unit: deps
 helpers: deps
 	$(TIER) helpers -- $(MAKE) -B -C $(SELFTESTS) all CFLAGS="-O2 -Wall -Wextra -Werror"
 
-check-host: module module-nocomp sparse checkpatch shellcheck selftests-list \
+check-host: module module-nocomp sparse checkpatch shellcheck comment-share selftests-list \
 	unit helpers series-check
 
 check-vm: $(VM_MODULE) helpers
