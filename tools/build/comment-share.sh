@@ -1,4 +1,6 @@
 #!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
 # Prints each driver file's lines, comment lines and comment share, and
 # fails when the share of the whole driver is above the limit.
 #
