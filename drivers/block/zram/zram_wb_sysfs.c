@@ -95,8 +95,8 @@ static int zram_wb_parse(const char *buf, unsigned long nr_pages,
 
 	if (!args)
 		return -ENOMEM;
-	/* Every range takes at least two characters of input. */
-	ranges = kzalloc_objs(*ranges, strlen(args) / 2 + 1);
+	/* A range and its separator take 13 bytes or more; +1 for a mode. */
+	ranges = kzalloc_objs(*ranges, (strlen(args) + 1) / 13 + 1);
 	if (!ranges)
 		return -ENOMEM;
 	cur = skip_spaces(args);

@@ -5,8 +5,9 @@
 # page_index=N and page_indexes=A-B write their slots whatever their
 # state, a mode (bare or type=) applies to the last range given or the
 # whole device and ends the input, unknown key=value parameters are
-# ignored, and an empty write succeeds. Seen through bd_count and the
-# debugfs block_state flags; stock 6.12 (one parameter per write) skips.
+# ignored, an empty write succeeds and a page of ranges is read whole.
+# Seen through the debugfs block_state flags; stock 6.12 (one parameter
+# per write) skips.
 
 . "$(dirname "$0")/zram_lib.sh"
 
@@ -52,7 +53,7 @@ row() {
 	ktap_eq "$desc" "$got: $(written)" "$want: $slots"
 }
 
-ktap_plan 9
+ktap_plan 10
 row "empty write: OK, nothing written" "" OK "" 2 3
 row "unknown key=value ignored: OK, nothing written" "foo=1" OK "" 2 3
 row "an unknown key before a mode is skipped" "foo=1 idle" OK "2 3 " 2 3
@@ -67,4 +68,8 @@ row "'page_indexes=0-3 type=idle': all of 0-3" "page_indexes=0-3 type=idle" \
 	OK "0 1 2 3 " 2 3
 row "'page_index=9 type=idle page_index=5': 9, then the idle slots of 9" \
 	"page_index=9 type=idle page_index=5" OK "9 " 5
+# the densest input a page holds: 301 ranges of one digit and a mode
+dense=$(printf 'page_index=1 %.0s' {1..300})
+row "300 x 'page_index=1 ', then 'page_index=7 idle' (3917 bytes)" \
+	"${dense}page_index=7 idle" OK "1 7 " 2 3
 ktap_finish
