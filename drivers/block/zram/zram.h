@@ -20,7 +20,7 @@
  *   zram_index_mutex (zram_drv.c): the device ids; held over add, remove.
  *   disk->open_mutex: zram.claim; brief, never held waiting for a lock below.
  *   zram.pp_lock (mutex): one writeback or recompression, for its whole
- *	run and without init_lock; a second one waits (killable). Reset
+ *	run, init_lock only to start; a second one waits (killable). Reset
  *	takes it first, so the device stays initialized while it is held.
  *   zram.init_lock (rwsem): write side configures, initializes and resets;
  *	read side keeps the device initialized. Never on the I/O path.

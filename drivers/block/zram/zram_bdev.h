@@ -41,7 +41,7 @@ struct zram_bdev_loc {
  *	init_lock, zram.pp_lock or the slot lock of a ZRAM_WB slot.
  * @bdev: block device of @bdev_file
  * @bdev_path: the path backing_dev shows (resolved)
- * @bitmap: one bit per 4 KiB block, set unless released; bit 0 stays set
+ * @bitmap: one bit per block (a page), set unless released; bit 0 stays set
  *	(a ZRAM_WB handle of 0 would look empty); one allocation with the
  *	next two, all changed by atomic bitops only
  * @free_pending: blocks freed under a slot lock that a read may still pin
@@ -50,8 +50,8 @@ struct zram_bdev_loc {
  * @read_srcu: pins a block from its reader's slot lock until the read
  *	completed (maybe in irq); a freed block is reused after a grace period
  * @read_bs: bio_set of chained reads; its front pad carries the pin
- * @read_ready: @read_srcu and @read_bs are initialized (first attach to
- *	reset, which may run twice; init_lock held for write)
+ * @read_ready: @read_srcu and @read_bs are initialized: set by the first
+ *	attach, cleared by reset (which may run twice); init_lock held for write
  * @pack: per block, the ZRAM_PACK_* state of a block of packed objects,
  *	else 0; allocated by the first packed writeback, freed with @bitmap
  */

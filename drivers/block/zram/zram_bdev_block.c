@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0-only
-/* zram backing device blocks: how written-back slots give them back. */
+/* Backing device blocks held by slots: packed blocks' state, freeing. */
 
 #include <linux/atomic.h>
 #include <linux/bitops.h>

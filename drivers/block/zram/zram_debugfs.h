@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
-/* zram debugfs (zram_debugfs.c, CONFIG_ZRAM_MEMORY_TRACKING): block_state */
+/* debugfs block_state (ZRAM_MEMORY_TRACKING); writeback's: zram_wb_sysfs.c */
 #ifndef _ZRAM_DEBUGFS_H_
 #define _ZRAM_DEBUGFS_H_
 

@@ -101,7 +101,7 @@ static unsigned long zram_extent_claim(unsigned long *bitmap,
 /**
  * zram_extent_reserve - reserve a run of contiguous free blocks
  * @bitmap: block bitmap, a set bit is a block in use
- * @nr_blocks: bits in @bitmap (4 KiB blocks)
+ * @nr_blocks: bits in @bitmap (blocks)
  * @cur: cursor; @cur->next is left just past the run (0 past the end)
  * @max_len: longest run wanted, in blocks, at least 1
  * @start: out, first block of the run

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * Block-extent allocator over a bitmap of 4 KiB blocks (set bit: in use).
+ * Block-extent allocator over a bitmap of blocks (set bit: in use).
  * Knows no zram type: tools/testing/zram-unit builds it in user space.
  */
 #ifndef _ZRAM_EXTENT_H_

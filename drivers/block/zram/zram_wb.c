@@ -274,7 +274,7 @@ static void zram_wb_write_one(struct zram_wb_ctl *ctl, unsigned int mode)
 		want = min(ctl->nr_selected - ctl->next, ctl->max_bio_pages);
 	allowed = zram_wb_limit_take(wb, want, &debited, &gen);
 	if (!allowed) {
-		/* Budget exhausted with slots left: -EIO, as upstream. */
+		/* Budget exhausted with slots left: -EIO (the ABI's errno). */
 		ctl->stop_err = -EIO;
 		goto out_put_req;
 	}

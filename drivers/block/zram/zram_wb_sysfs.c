@@ -130,7 +130,7 @@ static int zram_wb_parse(const char *buf, unsigned long nr_pages,
 	return nr;
 }
 
-/* Checks in upstream's order, for its errnos: initialized, backing, input. */
+/* The ABI's errno order: not initialized, no backing device, bad input. */
 static int zram_wb_prepare(struct zram *zram, const char *buf,
 			   struct zram_wb_range **rangesp)
 {
@@ -182,7 +182,7 @@ static ssize_t zram_wb_limit_store(struct device *dev, const char *buf,
 	spin_lock(&wb->limit_lock);
 	if (field == ZRAM_WB_LIMIT_ENABLE)
 		wb->limit_enable = val;
-	else	/* whole pages, as upstream: a page is written whole */
+	else	/* whole pages: a page is written whole */
 		wb->limit = rounddown(val, ZRAM_WB_UNITS_PER_PAGE);
 	wb->limit_gen++;
 	spin_unlock(&wb->limit_lock);
@@ -356,7 +356,7 @@ static ssize_t backing_dev_store(struct device *dev,
 
 	if (!path)
 		return -ENOMEM;
-	/* Ignore one trailing newline, as upstream. */
+	/* Ignore one trailing newline (echo adds it). */
 	if (*path && path[strlen(path) - 1] == '\n')
 		path[strlen(path) - 1] = '\0';
 
