@@ -382,8 +382,8 @@ static ssize_t debug_stat_show(struct device *dev,
 	struct zram *zram = dev_to_zram(dev);
 
 	guard(rwsem_read)(&zram->init_lock);
-	return sysfs_emit(buf, "version: %d\n%8llu %8llu\n", 1,
-			  (u64)atomic64_read(&zram->stats.writestall),
+	/* Line 2 starts with a column upstream no longer counts: always 0. */
+	return sysfs_emit(buf, "version: %d\n0 %8llu\n", 1,
 			  (u64)atomic64_read(&zram->stats.miss_free));
 }
 
