@@ -122,6 +122,21 @@ int zcomp_params_read(struct zcomp_params *params, s32 level,
 }
 
 /**
+ * zcomp_conf_set() - choose a priority's algorithm, with default parameters
+ * @conf: the priority's configuration; its dictionary is freed
+ * @ops: the algorithm, or NULL for none
+ * Context: process context, no compressor created from @conf exists.
+ */
+void zcomp_conf_set(struct zcomp_conf *conf, const struct zcomp_ops *ops)
+{
+	vfree(conf->params.dict);
+	conf->params = (struct zcomp_params){
+		.level = ZCOMP_LEVEL_DEFAULT,
+	};
+	conf->ops = ops;
+}
+
+/**
  * zcomp_conf_reset() - default algorithm at priority 0, none above, no params
  * @conf: the device's configuration, one entry per priority; frees dictionaries
  * Context: process context, no compressor created from @conf exists.
@@ -130,13 +145,8 @@ void zcomp_conf_reset(struct zcomp_conf conf[ZCOMP_MAX_PRIOS])
 {
 	unsigned int prio;
 
-	for (prio = 0; prio < ZCOMP_MAX_PRIOS; prio++) {
-		vfree(conf[prio].params.dict);
-		conf[prio].params = (struct zcomp_params){
-			.level = ZCOMP_LEVEL_DEFAULT,
-		};
-		conf[prio].ops = NULL;
-	}
+	for (prio = 0; prio < ZCOMP_MAX_PRIOS; prio++)
+		zcomp_conf_set(&conf[prio], NULL);
 	conf[ZCOMP_PRIO_PRIMARY].ops = zcomp_default();
 }
 

@@ -78,7 +78,7 @@ struct zcomp_ops {
 /**
  * struct zcomp_conf - what user space chose for one compressor priority
  * @ops: the algorithm; NULL when the priority is not used
- * @params: its parameters (algorithm_params); kept when @ops changes
+ * @params: its parameters (algorithm_params); reset when @ops is written
  *
  * Written under the device's init_lock (write) while it is not initialized.
  */
@@ -132,6 +132,7 @@ ssize_t zcomp_available_show(const struct zcomp_ops *cur, char *buf,
 
 int zcomp_params_read(struct zcomp_params *params, s32 level,
 		      const char *dict_path);
+void zcomp_conf_set(struct zcomp_conf *conf, const struct zcomp_ops *ops);
 void zcomp_conf_reset(struct zcomp_conf conf[ZCOMP_MAX_PRIOS]);
 int zcomp_conf_find(const struct zcomp_conf conf[ZCOMP_MAX_PRIOS],
 		    unsigned int first, const char *name);

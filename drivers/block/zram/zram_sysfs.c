@@ -247,7 +247,7 @@ static ssize_t comp_algorithm_store(struct device *dev,
 		pr_info("cannot change algorithm for initialized device\n");
 		return -EBUSY;
 	}
-	zram->comp_conf[ZCOMP_PRIO_PRIMARY].ops = ops;
+	zcomp_conf_set(&zram->comp_conf[ZCOMP_PRIO_PRIMARY], ops);
 	return len;
 }
 
