@@ -101,7 +101,7 @@ ssize_t zcomp_available_show(const struct zcomp_ops *cur, char *buf,
  * @level: level= value, or ZCOMP_LEVEL_DEFAULT; zcomp_create() checks it
  * @dict_path: dict= value (a file to read whole), or NULL
  * Context: process context; may sleep (reads a file).
- * Return: 0, or -EINVAL when the dictionary file is unreadable or empty.
+ * Return: 0, the file read's errno, or -EINVAL for an empty file.
  */
 int zcomp_params_read(struct zcomp_params *params, s32 level,
 		      const char *dict_path)
@@ -113,7 +113,11 @@ int zcomp_params_read(struct zcomp_params *params, s32 level,
 		sz = kernel_read_file_from_path(dict_path, 0, &dict, INT_MAX,
 						NULL, READING_POLICY);
 		if (sz < 0)
+			return sz;
+		if (!sz) {
+			vfree(dict);
 			return -EINVAL;
+		}
 	}
 	params->level = level;
 	params->dict = dict;
