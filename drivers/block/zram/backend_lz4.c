@@ -20,7 +20,7 @@ static int lz4_setup(struct zcomp *comp)
 	void *tpl;
 	int dict_sz;
 
-	if (comp->level == ZCOMP_LEVEL_DEFAULT)
+	if (comp->level == ZCOMP_PARAM_DEFAULT)
 		comp->level = LZ4_ACCELERATION_DEFAULT;
 	dict = lz4_dict_window(comp->params, &dict_sz);
 	if (!dict)

@@ -20,7 +20,7 @@ static int lz4hc_setup(struct zcomp *comp)
 	void *tpl;
 	int dict_sz;
 
-	if (comp->level == ZCOMP_LEVEL_DEFAULT)
+	if (comp->level == ZCOMP_PARAM_DEFAULT)
 		comp->level = LZ4HC_DEFAULT_CLEVEL;
 	dict = lz4_dict_window(comp->params, &dict_sz);
 	if (!dict)

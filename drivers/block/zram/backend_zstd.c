@@ -60,7 +60,7 @@ static int zstd_setup(struct zcomp *comp)
 	const struct zcomp_params *params = comp->params;
 	struct zstd_shared *zs;
 
-	if (comp->level == ZCOMP_LEVEL_DEFAULT)
+	if (comp->level == ZCOMP_PARAM_DEFAULT)
 		comp->level = zstd_default_clevel();
 	zs = kzalloc_obj(*zs);
 	if (!zs)

@@ -12,8 +12,8 @@
 #include <linux/types.h>
 #include <linux/vmalloc.h>
 
-/* algorithm_params without level=: the algorithm's own default level */
-#define ZCOMP_LEVEL_DEFAULT	INT_MIN
+/* A number algorithm_params did not set: the algorithm's own default */
+#define ZCOMP_PARAM_DEFAULT	INT_MIN
 
 /* zcomp_create() flag: also per-CPU streams for decompressing in softirq */
 #define ZCOMP_SOFTIRQ_STREAMS	BIT(0)
@@ -33,7 +33,8 @@ struct zcomp;
 
 /**
  * struct zcomp_params - parameters of one compressor priority
- * @level: compression level (meaning is the backend's), or ZCOMP_LEVEL_DEFAULT
+ * @level: compression level (meaning is the backend's), or ZCOMP_PARAM_DEFAULT
+ * @deflate_winbits: deflate's window bits, or ZCOMP_PARAM_DEFAULT
  * @dict: dictionary contents (vmalloc()ed), or NULL
  * @dict_sz: size of @dict in bytes; 0 without a dictionary
  *
@@ -41,6 +42,7 @@ struct zcomp;
  */
 struct zcomp_params {
 	s32 level;
+	s32 deflate_winbits;
 	void *dict;
 	size_t dict_sz;
 };
@@ -130,8 +132,7 @@ const struct zcomp_ops *zcomp_lookup(const char *name);
 ssize_t zcomp_available_show(const struct zcomp_ops *cur, char *buf,
 			     size_t at);
 
-int zcomp_params_read(struct zcomp_params *params, s32 level,
-		      const char *dict_path);
+int zcomp_dict_read(struct zcomp_params *params, const char *dict_path);
 void zcomp_conf_set(struct zcomp_conf *conf, const struct zcomp_ops *ops);
 void zcomp_conf_reset(struct zcomp_conf conf[ZCOMP_MAX_PRIOS]);
 int zcomp_conf_find(const struct zcomp_conf conf[ZCOMP_MAX_PRIOS],

@@ -256,6 +256,7 @@ struct zram_algo_params {
 	bool prio_given;
 	const char *algo;
 	s32 level;
+	s32 winbits;
 	const char *dict;
 };
 
@@ -277,6 +278,10 @@ static int zram_parse_algo_params(char *args, struct zram_algo_params *p)
 			p->prio_given = true;
 		} else if (!strcmp(param, "level")) {
 			ret = kstrtoint(val, 10, &p->level);
+			if (ret)
+				return ret;
+		} else if (!strcmp(param, "deflate.winbits")) {
+			ret = kstrtoint(val, 10, &p->winbits);
 			if (ret)
 				return ret;
 		} else if (!strcmp(param, "algo")) {
@@ -321,7 +326,8 @@ static ssize_t algorithm_params_store(struct device *dev,
 	struct zram *zram = dev_to_zram(dev);
 	struct zram_algo_params p = {
 		.prio = ZCOMP_PRIO_PRIMARY,
-		.level = ZCOMP_LEVEL_DEFAULT,
+		.level = ZCOMP_PARAM_DEFAULT,
+		.winbits = ZCOMP_PARAM_DEFAULT,
 	};
 	int ret, prio;
 
@@ -330,7 +336,9 @@ static ssize_t algorithm_params_store(struct device *dev,
 	ret = zram_parse_algo_params(args, &p);
 	if (ret)
 		return ret;
-	ret = zcomp_params_read(&params, p.level, p.dict);
+	params.level = p.level;
+	params.deflate_winbits = p.winbits;
+	ret = zcomp_dict_read(&params, p.dict);
 
 	guard(rwsem_write)(&zram->init_lock);
 	if (zram_init_done(zram))
