@@ -3,7 +3,7 @@
  * zram backend: deflate (lib/zlib_*). level= is 0 (store) to 9, or -1 (the
  * default: zlib's 6); deflate.winbits= is -15 to -9 (raw deflate) or 9 to 15
  * (zlib format), by default raw with a one-page window (at most 32 KiB).
- * Other values are -EINVAL at init.
+ * Other values are -EINVAL at init, dict= is -EOPNOTSUPP.
  */
 
 #include <linux/err.h>
@@ -35,6 +35,8 @@ static int deflate_setup(struct zcomp *comp)
 {
 	int wbits = abs(deflate_winbits(comp));
 
+	if (comp->params->dict_sz)
+		return -EOPNOTSUPP;
 	if (comp->level == ZCOMP_PARAM_DEFAULT)
 		comp->level = Z_DEFAULT_COMPRESSION;
 	if (comp->level < Z_DEFAULT_COMPRESSION ||

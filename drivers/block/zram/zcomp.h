@@ -53,7 +53,8 @@ DEFINE_FREE(zcomp_params, struct zcomp_params, vfree(_T.dict))
  * struct zcomp_ops - one compression library as a zram backend
  * @name: algorithm name, as comp_algorithm lists it
  * @setup: optional; settle @comp->level, build shared state in @comp->priv.
- *	May sleep. Return 0, -ENOMEM, or -EINVAL if @comp->params are refused.
+ *	May sleep. Return 0, -ENOMEM, or -EINVAL or -EOPNOTSUPP if
+ *	@comp->params are refused.
  * @release: optional; free what @setup built. May sleep.
  * @ctx_create: allocate a stream's context; may sleep. Return it or ERR_PTR().
  * @ctx_destroy: free a context from @ctx_create
