@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
-/* zram backend: 842 (lib/842); level= and dict= are ignored. */
+/* zram backend: 842 (lib/842); level= or dict= is -EOPNOTSUPP at init. */
 
 #include <linux/err.h>
 #include <linux/mm.h>
@@ -37,6 +37,7 @@ static int sw842_zdecompress(const struct zcomp *comp, void *ctx,
 
 const struct zcomp_ops backend_842 = {
 	.name		= "842",
+	.setup		= zcomp_setup_plain,
 	.ctx_create	= sw842_ctx_create,
 	.ctx_destroy	= sw842_ctx_destroy,
 	.compress	= sw842_zcompress,

@@ -1,11 +1,13 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
- * zram backend: raw deflate (lib/zlib_*). level= is 0 (store) to 9, or -1
- * (the default: zlib's 6); others are -EINVAL. The window is one page (at
- * most 32 KiB), so a match can reach back to the start of the page.
+ * zram backend: deflate (lib/zlib_*). level= is 0 (store) to 9, or -1 (the
+ * default: zlib's 6); deflate.winbits= is -15 to -9 (raw deflate) or 9 to 15
+ * (zlib format), by default raw with a one-page window (at most 32 KiB).
+ * Other values are -EINVAL at init, dict= is -EOPNOTSUPP.
  */
 
 #include <linux/err.h>
+#include <linux/math.h>
 #include <linux/minmax.h>
 #include <linux/mm.h>
 #include <linux/slab.h>
@@ -15,18 +17,32 @@
 
 /* Negative window bits: raw deflate. */
 #define DEFLATE_WBITS	min(PAGE_SHIFT, MAX_WBITS)
+#define DEFLATE_MIN_WBITS	9
 
 struct deflate_stream_ctx {
 	struct z_stream_s def;
 	struct z_stream_s inf;
 };
 
+static int deflate_winbits(const struct zcomp *comp)
+{
+	s32 wbits = comp->params->deflate_winbits;
+
+	return wbits == ZCOMP_PARAM_DEFAULT ? -DEFLATE_WBITS : wbits;
+}
+
 static int deflate_setup(struct zcomp *comp)
 {
-	if (comp->level == ZCOMP_LEVEL_DEFAULT)
+	int wbits = abs(deflate_winbits(comp));
+
+	if (comp->params->dict_sz)
+		return -EOPNOTSUPP;
+	if (comp->level == ZCOMP_PARAM_DEFAULT)
 		comp->level = Z_DEFAULT_COMPRESSION;
 	if (comp->level < Z_DEFAULT_COMPRESSION ||
 	    comp->level > Z_BEST_COMPRESSION)
+		return -EINVAL;
+	if (wbits < DEFLATE_MIN_WBITS || wbits > MAX_WBITS)
 		return -EINVAL;
 	return 0;
 }
@@ -43,23 +59,22 @@ static void deflate_ctx_destroy(void *ctx)
 
 static void *deflate_ctx_create(const struct zcomp *comp)
 {
+	int wbits = deflate_winbits(comp);
 	struct deflate_stream_ctx *zc;
 
 	zc = kzalloc_obj(*zc);
 	if (!zc)
 		return ERR_PTR(-ENOMEM);
 	zc->def.workspace =
-		kvzalloc(zlib_deflate_workspacesize(-DEFLATE_WBITS,
-						    MAX_MEM_LEVEL),
+		kvzalloc(zlib_deflate_workspacesize(wbits, MAX_MEM_LEVEL),
 			 GFP_KERNEL);
 	zc->inf.workspace = kvzalloc(zlib_inflate_workspacesize(), GFP_KERNEL);
 	if (!zc->def.workspace || !zc->inf.workspace)
 		goto out_destroy;
-	if (zlib_deflateInit2(&zc->def, comp->level, Z_DEFLATED,
-			      -DEFLATE_WBITS, MAX_MEM_LEVEL,
-			      Z_DEFAULT_STRATEGY) != Z_OK)
+	if (zlib_deflateInit2(&zc->def, comp->level, Z_DEFLATED, wbits,
+			      MAX_MEM_LEVEL, Z_DEFAULT_STRATEGY) != Z_OK)
 		goto out_destroy;
-	if (zlib_inflateInit2(&zc->inf, -DEFLATE_WBITS) != Z_OK)
+	if (zlib_inflateInit2(&zc->inf, wbits) != Z_OK)
 		goto out_destroy;
 	return zc;
 

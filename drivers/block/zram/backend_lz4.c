@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
  * zram backend: lz4 (lib/lz4). level= is the acceleration factor: 1 (the
- * default, and what below 1 means) compresses best, larger is faster. With
- * dict=, each page starts from a copy of a stream preloaded with the window.
+ * default) compresses best, larger is faster; below 1 is -EINVAL at init.
+ * With dict=, each page starts from a copy of a stream preloaded with the
+ * window; a dictionary too short for lz4 to index is -EINVAL.
  */
 
 #include <linux/err.h>
@@ -20,15 +21,23 @@ static int lz4_setup(struct zcomp *comp)
 	void *tpl;
 	int dict_sz;
 
-	if (comp->level == ZCOMP_LEVEL_DEFAULT)
+	if (comp->level == ZCOMP_PARAM_DEFAULT)
 		comp->level = LZ4_ACCELERATION_DEFAULT;
+	if (comp->level < LZ4_ACCELERATION_DEFAULT)
+		return -EINVAL;
+	if (!comp->params->dict_sz)
+		return 0;
 	dict = lz4_dict_window(comp->params, &dict_sz);
 	if (!dict)
-		return 0;
+		return -EINVAL;
 	tpl = kvzalloc(LZ4_STREAMSIZE, GFP_KERNEL);
 	if (!tpl)
 		return -ENOMEM;
-	LZ4_loadDict(tpl, dict, dict_sz);
+	/* It loads nothing of a window shorter than a machine word. */
+	if (LZ4_loadDict(tpl, dict, dict_sz) != dict_sz) {
+		kvfree(tpl);
+		return -EINVAL;
+	}
 	comp->priv = tpl;
 	return 0;
 }

@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
  * zram backend: lz4hc (lib/lz4; lz4 output). level= is 1 to 16 (default 9;
- * below 1 means 9, above 16 means 16). With dict=, each page starts from a
- * copy of a stream preloaded with the window.
+ * others are -EINVAL at init). With dict=, each page starts from a copy of
+ * a stream preloaded with the window.
  */
 
 #include <linux/err.h>
@@ -20,8 +20,10 @@ static int lz4hc_setup(struct zcomp *comp)
 	void *tpl;
 	int dict_sz;
 
-	if (comp->level == ZCOMP_LEVEL_DEFAULT)
+	if (comp->level == ZCOMP_PARAM_DEFAULT)
 		comp->level = LZ4HC_DEFAULT_CLEVEL;
+	if (comp->level < 1 || comp->level > LZ4HC_MAX_CLEVEL)
+		return -EINVAL;
 	dict = lz4_dict_window(comp->params, &dict_sz);
 	if (!dict)
 		return 0;

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
  * zram backends: lzo and lzo-rle (lib/lzo; one decompressor serves both);
- * level= and dict= are ignored.
+ * level= or dict= is -EOPNOTSUPP at init.
  */
 
 #include <linux/err.h>
@@ -74,6 +74,7 @@ static int lzo_decompress(const struct zcomp *comp, void *ctx,
 
 const struct zcomp_ops backend_lzorle = {
 	.name		= "lzo-rle",
+	.setup		= zcomp_setup_plain,
 	.ctx_create	= lzo_ctx_create,
 	.ctx_destroy	= lzo_ctx_destroy,
 	.compress	= lzorle_compress,
@@ -82,6 +83,7 @@ const struct zcomp_ops backend_lzorle = {
 
 const struct zcomp_ops backend_lzo = {
 	.name		= "lzo",
+	.setup		= zcomp_setup_plain,
 	.ctx_create	= lzo_ctx_create,
 	.ctx_destroy	= lzo_ctx_destroy,
 	.compress	= lzo_compress,

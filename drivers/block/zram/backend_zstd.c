@@ -1,9 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
  * zram backend: zstd (lib/zstd). level= is zstd_min_clevel() to
- * zstd_max_clevel() (clamped), default zstd_default_clevel(). Stream contexts
- * are static, sized for one page, so the I/O path never allocates. dict= is
- * digested once, by reference; a zstd --train file brings its entropy tables.
+ * zstd_max_clevel() (else -EINVAL at init), default zstd_default_clevel().
+ * Stream contexts are static, sized for one page, so the I/O path never
+ * allocates. dict= is digested once, by reference; a zstd --train file
+ * brings its entropy tables.
  */
 
 #include <linux/err.h>
@@ -60,8 +61,10 @@ static int zstd_setup(struct zcomp *comp)
 	const struct zcomp_params *params = comp->params;
 	struct zstd_shared *zs;
 
-	if (comp->level == ZCOMP_LEVEL_DEFAULT)
+	if (comp->level == ZCOMP_PARAM_DEFAULT)
 		comp->level = zstd_default_clevel();
+	if (comp->level < zstd_min_clevel() || comp->level > zstd_max_clevel())
+		return -EINVAL;
 	zs = kzalloc_obj(*zs);
 	if (!zs)
 		return -ENOMEM;

@@ -96,29 +96,46 @@ ssize_t zcomp_available_show(const struct zcomp_ops *cur, char *buf,
 }
 
 /**
- * zcomp_params_read() - build the parameters algorithm_params asked for
- * @params: out: the new parameters; the caller owns the dictionary
- * @level: level= value, or ZCOMP_LEVEL_DEFAULT; zcomp_create() checks it
- * @dict_path: dict= value (a file to read whole), or NULL
+ * zcomp_dict_read() - read a dict= file whole into parameters
+ * @params: out: its dictionary, which the caller owns; unchanged on error
+ * @dict_path: dict= value, or NULL for no dictionary
  * Context: process context; may sleep (reads a file).
- * Return: 0, or -EINVAL when the dictionary file is unreadable or empty.
+ * Return: 0, the file read's errno, or -EINVAL for an empty file.
  */
-int zcomp_params_read(struct zcomp_params *params, s32 level,
-		      const char *dict_path)
+int zcomp_dict_read(struct zcomp_params *params, const char *dict_path)
 {
 	void *dict = NULL;
-	ssize_t sz = 0;
+	ssize_t sz;
 
-	if (dict_path) {
-		sz = kernel_read_file_from_path(dict_path, 0, &dict, INT_MAX,
-						NULL, READING_POLICY);
-		if (sz < 0)
-			return -EINVAL;
+	if (!dict_path)
+		return 0;
+	sz = kernel_read_file_from_path(dict_path, 0, &dict, INT_MAX, NULL,
+					READING_POLICY);
+	if (sz < 0)
+		return sz;
+	if (!sz) {
+		vfree(dict);
+		return -EINVAL;
 	}
-	params->level = level;
 	params->dict = dict;
 	params->dict_sz = sz;
 	return 0;
+}
+
+/**
+ * zcomp_conf_set() - choose a priority's algorithm, with default parameters
+ * @conf: the priority's configuration; its dictionary is freed
+ * @ops: the algorithm, or NULL for none
+ * Context: process context, no compressor created from @conf exists.
+ */
+void zcomp_conf_set(struct zcomp_conf *conf, const struct zcomp_ops *ops)
+{
+	vfree(conf->params.dict);
+	conf->params = (struct zcomp_params){
+		.level = ZCOMP_PARAM_DEFAULT,
+		.deflate_winbits = ZCOMP_PARAM_DEFAULT,
+	};
+	conf->ops = ops;
 }
 
 /**
@@ -130,13 +147,8 @@ void zcomp_conf_reset(struct zcomp_conf conf[ZCOMP_MAX_PRIOS])
 {
 	unsigned int prio;
 
-	for (prio = 0; prio < ZCOMP_MAX_PRIOS; prio++) {
-		vfree(conf[prio].params.dict);
-		conf[prio].params = (struct zcomp_params){
-			.level = ZCOMP_LEVEL_DEFAULT,
-		};
-		conf[prio].ops = NULL;
-	}
+	for (prio = 0; prio < ZCOMP_MAX_PRIOS; prio++)
+		zcomp_conf_set(&conf[prio], NULL);
 	conf[ZCOMP_PRIO_PRIMARY].ops = zcomp_default();
 }
 

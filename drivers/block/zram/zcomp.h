@@ -12,8 +12,8 @@
 #include <linux/types.h>
 #include <linux/vmalloc.h>
 
-/* algorithm_params without level=: the algorithm's own default level */
-#define ZCOMP_LEVEL_DEFAULT	INT_MIN
+/* A number algorithm_params did not set: the algorithm's own default */
+#define ZCOMP_PARAM_DEFAULT	INT_MIN
 
 /* zcomp_create() flag: also per-CPU streams for decompressing in softirq */
 #define ZCOMP_SOFTIRQ_STREAMS	BIT(0)
@@ -33,7 +33,8 @@ struct zcomp;
 
 /**
  * struct zcomp_params - parameters of one compressor priority
- * @level: compression level (meaning is the backend's), or ZCOMP_LEVEL_DEFAULT
+ * @level: compression level (meaning is the backend's), or ZCOMP_PARAM_DEFAULT
+ * @deflate_winbits: deflate's window bits, or ZCOMP_PARAM_DEFAULT
  * @dict: dictionary contents (vmalloc()ed), or NULL
  * @dict_sz: size of @dict in bytes; 0 without a dictionary
  *
@@ -41,6 +42,7 @@ struct zcomp;
  */
 struct zcomp_params {
 	s32 level;
+	s32 deflate_winbits;
 	void *dict;
 	size_t dict_sz;
 };
@@ -51,7 +53,8 @@ DEFINE_FREE(zcomp_params, struct zcomp_params, vfree(_T.dict))
  * struct zcomp_ops - one compression library as a zram backend
  * @name: algorithm name, as comp_algorithm lists it
  * @setup: optional; settle @comp->level, build shared state in @comp->priv.
- *	May sleep. Return 0, -ENOMEM, or -EINVAL if @comp->params are refused.
+ *	May sleep. Return 0, -ENOMEM, or -EINVAL or -EOPNOTSUPP if
+ *	@comp->params are refused.
  * @release: optional; free what @setup built. May sleep.
  * @ctx_create: allocate a stream's context; may sleep. Return it or ERR_PTR().
  * @ctx_destroy: free a context from @ctx_create
@@ -78,7 +81,7 @@ struct zcomp_ops {
 /**
  * struct zcomp_conf - what user space chose for one compressor priority
  * @ops: the algorithm; NULL when the priority is not used
- * @params: its parameters (algorithm_params); kept when @ops changes
+ * @params: its parameters (algorithm_params); reset when @ops is written
  *
  * Written under the device's init_lock (write) while it is not initialized.
  */
@@ -130,8 +133,8 @@ const struct zcomp_ops *zcomp_lookup(const char *name);
 ssize_t zcomp_available_show(const struct zcomp_ops *cur, char *buf,
 			     size_t at);
 
-int zcomp_params_read(struct zcomp_params *params, s32 level,
-		      const char *dict_path);
+int zcomp_dict_read(struct zcomp_params *params, const char *dict_path);
+void zcomp_conf_set(struct zcomp_conf *conf, const struct zcomp_ops *ops);
 void zcomp_conf_reset(struct zcomp_conf conf[ZCOMP_MAX_PRIOS]);
 int zcomp_conf_find(const struct zcomp_conf conf[ZCOMP_MAX_PRIOS],
 		    unsigned int first, const char *name);

@@ -163,7 +163,6 @@ struct zram_stats {
 	atomic64_t huge_pages_since;	/* ZRAM_HUGE stores since init */
 	atomic64_t pages_stored;	/* slots holding data (any state) */
 	atomic_long_t max_used_pages;	/* peak zsmalloc pool size */
-	atomic64_t writestall;		/* writes that took the sleeping path */
 	atomic64_t miss_free;		/* notify_free lost to a busy slot */
 #ifdef CONFIG_ZRAM_WRITEBACK
 	atomic64_t bd_count;		/* blocks in use on the backing device */

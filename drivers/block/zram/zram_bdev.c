@@ -490,6 +490,15 @@ static unsigned int zram_bdev_loc_blocks(const struct zram_bdev_loc *loc)
 	return loc->next ? 2 : 1;
 }
 
+/* Once issued, as upstream: a read that then fails counts too. */
+static void zram_bdev_count_read(struct zram *zram,
+				 const struct zram_bdev_loc *loc)
+{
+	atomic64_add(zram_bdev_loc_blocks(loc), &zram->stats.bd_reads);
+	if (zram_bdev_loc_bios(loc) == 2)
+		atomic64_inc(&zram->stats.pk_split_reads);
+}
+
 /* The object rounded out to the smallest read that needs no bounce. */
 struct zram_bdev_pspan {
 	unsigned int start;
@@ -624,10 +633,11 @@ out_unpin:
 }
 
 static int zram_bdev_read_page_sync(struct zram *zram, struct page *page,
-				    unsigned long block)
+				    const struct zram_bdev_loc *loc)
 {
-	struct zram_bdev_part part = zram_bdev_page_part(page, block);
+	struct zram_bdev_part part = zram_bdev_page_part(page, loc->block);
 
+	zram_bdev_count_read(zram, loc);
 	return zram_bdev_read_sync(zram, &part);
 }
 
@@ -642,6 +652,7 @@ static int zram_bdev_read_packed_sync(struct zram *zram, struct page *page,
 
 	if (!buf)
 		return -ENOMEM;
+	zram_bdev_count_read(zram, loc);
 	for (i = 0; !ret && i < zram_bdev_loc_bios(loc); i++) {
 		zram_bdev_pbuf_part(loc, &sp, buf, i, &part);
 		ret = zram_bdev_read_sync(zram, &part);
@@ -699,18 +710,15 @@ int zram_bdev_read(struct zram *zram, struct page *page,
 						  nowait);
 	} else {
 		if (whole)
-			ret = zram_bdev_read_page_sync(zram, page, loc->block);
+			ret = zram_bdev_read_page_sync(zram, page, loc);
 		else
 			ret = zram_bdev_read_packed_sync(zram, page, loc);
 		zram_bdev_read_unpin(zram, pin);
-	}
-	/* A failed sync read may not have reached the device: not counted. */
-	if (ret)
 		return ret;
-	atomic64_add(zram_bdev_loc_blocks(loc), &zram->stats.bd_reads);
-	if (zram_bdev_loc_bios(loc) == 2)
-		atomic64_inc(&zram->stats.pk_split_reads);
-	return 0;
+	}
+	if (!ret)
+		zram_bdev_count_read(zram, loc);
+	return ret;
 }
 
 /**

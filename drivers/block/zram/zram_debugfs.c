@@ -61,13 +61,13 @@ static int zram_block_state_show(struct seq_file *m, void *v)
 {
 	struct zram *zram = m->private;
 	u32 index = (struct zram_table_entry *)v - zram->table;
-	struct timespec64 ts;
+	s64 sec;
 
 	lockdep_assert_held_read(&zram->init_lock);
 	zram_slot_lock(zram, index);
-	ts = ktime_to_timespec64(zram_slot_get_actime(zram, index));
-	seq_printf(m, "%12u %12lld.%06lu %c%c%c%c%c%c\n", index,
-		   (s64)ts.tv_sec, ts.tv_nsec / NSEC_PER_USEC,
+	/* Whole seconds, as upstream, which keeps no finer access time. */
+	sec = ktime_divns(zram_slot_get_actime(zram, index), NSEC_PER_SEC);
+	seq_printf(m, "%12u %12lld.000000 %c%c%c%c%c%c\n", index, sec,
 		   zram_flag_char(zram, index, ZRAM_SAME, 's'),
 		   zram_flag_char(zram, index, ZRAM_WB, 'w'),
 		   zram_flag_char(zram, index, ZRAM_HUGE, 'h'),

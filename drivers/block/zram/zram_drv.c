@@ -61,9 +61,12 @@ static struct zram_table_entry *zram_table_alloc(unsigned long nr_slots)
  * @zram: device, not initialized
  * @nr_slots: device size in slots (PAGE_SIZE units), 1 to U32_MAX
  *
+ * A compressor that cannot be created resets the algorithms and their
+ * parameters to the defaults, as upstream.
+ *
  * Context: process context, init_lock held for write; may sleep.
- * Return: 0, -ENOMEM, or the compressors' errno (-EINVAL for a level or
- * dictionary the algorithm refuses).
+ * Return: 0, -ENOMEM, or the compressors' errno (-EINVAL, -EOPNOTSUPP for
+ * parameters the algorithm refuses).
  */
 int zram_init_device(struct zram *zram, u32 nr_slots)
 {
@@ -83,8 +86,10 @@ int zram_init_device(struct zram *zram, u32 nr_slots)
 	ret = zcomp_create_all(zram->comps, zram->comp_conf,
 			       zram_wb_packs(&zram->wb) ?
 			       ZCOMP_SOFTIRQ_STREAMS : 0);
-	if (ret)
+	if (ret) {
+		zcomp_conf_reset(zram->comp_conf);
 		goto out_destroy_pool;
+	}
 
 	zram->table = table;
 	zram->mem_pool = pool;

@@ -226,13 +226,6 @@ static void zram_obj_fill(struct zram *zram, struct zcomp_strm *zstrm,
 	}
 }
 
-static unsigned long zram_obj_alloc_blocking(struct zram *zram,
-					     unsigned int size, int nid)
-{
-	atomic64_inc(&zram->stats.writestall);
-	return zs_malloc(zram->mem_pool, size, ZRAM_GFP_OBJ_BLOCKING, nid);
-}
-
 /* -EAGAIN, with @obj->size set, when the GFP_NOWAIT allocation failed. */
 static int zram_obj_compress_atomic(struct zram *zram, struct page *page,
 				    struct zram_obj *obj)
@@ -295,8 +288,8 @@ static int zram_obj_compress_blocking(struct zram *zram, struct page *page,
 	int ret;
 
 	do {
-		handle = zram_obj_alloc_blocking(zram, alloc_size,
-						 page_to_nid(page));
+		handle = zs_malloc(zram->mem_pool, alloc_size,
+				   ZRAM_GFP_OBJ_BLOCKING, page_to_nid(page));
 		if (IS_ERR_VALUE(handle))
 			return -ENOMEM;
 		ret = zram_obj_compress_into(zram, page, handle, alloc_size,

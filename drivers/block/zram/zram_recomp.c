@@ -90,7 +90,7 @@ static ssize_t recomp_algorithm_store(struct device *dev,
 	guard(rwsem_write)(&zram->init_lock);
 	if (zram_init_done(zram))
 		return -EBUSY;
-	zram->comp_conf[prio].ops = ops;
+	zcomp_conf_set(&zram->comp_conf[prio], ops);
 	return len;
 }
 

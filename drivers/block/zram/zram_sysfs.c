@@ -247,14 +247,16 @@ static ssize_t comp_algorithm_store(struct device *dev,
 		pr_info("cannot change algorithm for initialized device\n");
 		return -EBUSY;
 	}
-	zram->comp_conf[ZCOMP_PRIO_PRIMARY].ops = ops;
+	zcomp_conf_set(&zram->comp_conf[ZCOMP_PRIO_PRIMARY], ops);
 	return len;
 }
 
 struct zram_algo_params {
 	int prio;
+	bool prio_given;
 	const char *algo;
 	s32 level;
+	s32 winbits;
 	const char *dict;
 };
 
@@ -273,8 +275,13 @@ static int zram_parse_algo_params(char *args, struct zram_algo_params *p)
 			ret = kstrtoint(val, 10, &p->prio);
 			if (ret)
 				return ret;
+			p->prio_given = true;
 		} else if (!strcmp(param, "level")) {
 			ret = kstrtoint(val, 10, &p->level);
+			if (ret)
+				return ret;
+		} else if (!strcmp(param, "deflate.winbits")) {
+			ret = kstrtoint(val, 10, &p->winbits);
 			if (ret)
 				return ret;
 		} else if (!strcmp(param, "algo")) {
@@ -286,10 +293,29 @@ static int zram_parse_algo_params(char *args, struct zram_algo_params *p)
 	return 0;
 }
 
+/* priority=; with algo= too, the algorithm at it; algo= alone, its lowest */
+static int zram_algo_params_prio(struct zram *zram,
+				 const struct zram_algo_params *p)
+{
+	const struct zcomp_ops *ops;
+
+	lockdep_assert_held(&zram->init_lock);
+	if (p->prio_given && (p->prio < 0 || p->prio >= ZCOMP_MAX_PRIOS))
+		return -EINVAL;
+	if (!p->algo)
+		return p->prio;
+	if (!p->prio_given)
+		return zcomp_conf_find(zram->comp_conf, ZCOMP_PRIO_PRIMARY,
+				       p->algo);
+	ops = zram->comp_conf[p->prio].ops;
+	return ops && !strcmp(ops->name, p->algo) ? p->prio : -EINVAL;
+}
+
 /*
- * algo= picks the priority that algorithm is at, else priority= (default
- * 0); all of its parameters are replaced. The level is checked when the
- * compressor is created, as the algorithm may change until then.
+ * All of the priority's parameters are replaced; the level is checked when
+ * the compressor is created, as the algorithm may change until then. The
+ * dictionary is read unlocked (it may be a zram attribute), and its errno
+ * comes after EBUSY and the priority's, as upstream's.
  */
 static ssize_t algorithm_params_store(struct device *dev,
 				      struct device_attribute *attr,
@@ -300,28 +326,30 @@ static ssize_t algorithm_params_store(struct device *dev,
 	struct zram *zram = dev_to_zram(dev);
 	struct zram_algo_params p = {
 		.prio = ZCOMP_PRIO_PRIMARY,
-		.level = ZCOMP_LEVEL_DEFAULT,
+		.level = ZCOMP_PARAM_DEFAULT,
+		.winbits = ZCOMP_PARAM_DEFAULT,
 	};
-	int ret;
+	int ret, prio;
 
 	if (!args)
 		return -ENOMEM;
 	ret = zram_parse_algo_params(args, &p);
 	if (ret)
 		return ret;
-	ret = zcomp_params_read(&params, p.level, p.dict);
-	if (ret)
-		return ret;
+	params.level = p.level;
+	params.deflate_winbits = p.winbits;
+	ret = zcomp_dict_read(&params, p.dict);
 
 	guard(rwsem_write)(&zram->init_lock);
 	if (zram_init_done(zram))
 		return -EBUSY;
-	if (p.algo)
-		p.prio = zcomp_conf_find(zram->comp_conf, 0, p.algo);
-	if (p.prio < 0 || p.prio >= ZCOMP_MAX_PRIOS)
-		return -EINVAL;
+	prio = zram_algo_params_prio(zram, &p);
+	if (prio < 0)
+		return prio;
+	if (ret)
+		return ret;
 	/* The old parameters are freed with @params on return. */
-	swap(zram->comp_conf[p.prio].params, params);
+	swap(zram->comp_conf[prio].params, params);
 	return len;
 }
 
@@ -382,8 +410,8 @@ static ssize_t debug_stat_show(struct device *dev,
 	struct zram *zram = dev_to_zram(dev);
 
 	guard(rwsem_read)(&zram->init_lock);
-	return sysfs_emit(buf, "version: %d\n%8llu %8llu\n", 1,
-			  (u64)atomic64_read(&zram->stats.writestall),
+	/* Line 2 starts with a column upstream no longer counts: always 0. */
+	return sysfs_emit(buf, "version: %d\n0 %8llu\n", 1,
 			  (u64)atomic64_read(&zram->stats.miss_free));
 }
 

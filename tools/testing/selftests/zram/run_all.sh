@@ -94,7 +94,7 @@ declare -A stock_xfail=(
 	[zram_attr_03.sh]="stock bug: disksize 2^64-1 wraps to 0 (WARNING), mem_limit to unlimited"
 	[zram_attr_04.sh]="6.12 accepts algorithm_params after init (newer upstream: EBUSY)"
 	[zram_wb_07.sh]="6.12: stats readers wait behind a reset queued behind a writeback"
-	[zram_algo_05.sh]="6.12 clears the parameters before it reads dict=: a bad one drops level="
+	[zram_algo_05.sh]="stock clears the parameters before it reads dict=: a bad one drops level="
 	[zram_algo_06.sh]="6.12 fails every lz4/lz4hc write with a dictionary longer than 64 KiB"
 	[zram_dio_01.sh]="stock bug: O_DIRECT writes from unaligned buffers store shifted data"
 	[zram_recomp_02.sh]="6.12 takes an unknown recompress type= as every slot"
@@ -103,7 +103,6 @@ declare -A stock_xfail=(
 # The same for stock 7.x (README: "Expected failures on stock 7.x"); a
 # reason says "stock bug" where stock loses or mixes up data or blocks.
 declare -A stock_xfail_7=(
-	[zram_algo_02.sh]="7.x refuses out-of-range levels at init instead of clamping; dict= errno"
 	[zram_fault_02.sh]="stock bug: 7.x never uses freed blocks again"
 	[zram_fault_03.sh]="stock bug: 7.x loses data when blocks fail among holes, and returns OK"
 	[zram_packed_02.sh]="7.x writes one compressed object per block (no packing)"
@@ -128,6 +127,7 @@ declare -A stock_xfail_6=(
 	[zram_idle_02.sh]="6.12 takes idle ages past 2^32-1 s and wraps them past 2^64 ns"
 	[zram_attr_02.sh]="6.12 parses writeback input before it answers ENODEV"
 	[zram_wb_08.sh]="6.12 fails with EIO when the limit is exhausted, eligible slot or not"
+	[zram_algo_02.sh]="6.12 clamps levels, ignores unused parameters; dict= errno; no EBUSY"
 )
 case $(uname -r) in
 7.*)

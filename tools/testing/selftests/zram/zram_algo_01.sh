@@ -2,9 +2,10 @@
 # SPDX-License-Identifier: GPL-2.0
 #
 # Every algorithm comp_algorithm lists, with its default parameters, with
-# levels from its range (level= for algorithms without levels: ignored)
-# and, for zstd, lz4 and lz4hc, with a dictionary (alone and with a
-# level): fio random writes with crc32c verification read back equal.
+# levels from its range (for algorithms with levels), for deflate with
+# window sizes (deflate.winbits=, raw and zlib format) and, for zstd, lz4
+# and lz4hc, with a dictionary (alone and with a level): fio random writes
+# with crc32c verification read back equal.
 
 . "$(dirname "$0")/zram_lib.sh"
 
@@ -16,17 +17,25 @@ zram_require_algorithm_params
 zram_words_file 8 || ktap_skip_all "cannot make a dictionary"
 dict=$WORDS_FILE
 
-# algorithm -> levels to try (first one also with the dictionary)
+# algorithm -> levels to try (first one also with the dictionary); the
+# others have none (level= fails their init)
 declare -A levels=([lz4]="64 1" [lz4hc]="12 1 16" [zstd]="19 -5 1"
 	[deflate]="9 0 1")
 declare -A has_dict=([lz4]=1 [lz4hc]=1 [zstd]=1)
+# deflate's windows: the smallest, raw and zlib format, the largest
+winbits=("deflate.winbits=-9" "deflate.winbits=9" "deflate.winbits=15 level=9")
 
 cases=()
 while read -r alg; do
 	cases+=("$alg|")
-	for l in ${levels[$alg]:-3}; do
+	for l in ${levels[$alg]:-}; do
 		cases+=("$alg|level=$l")
 	done
+	if [ "$alg" = deflate ]; then
+		for w in "${winbits[@]}"; do
+			cases+=("$alg|$w")
+		done
+	fi
 	if [ -n "${has_dict[$alg]:-}" ]; then
 		l=${levels[$alg]%% *}
 		cases+=("$alg|dict=$dict" "$alg|level=$l dict=$dict")

@@ -6,7 +6,9 @@
 # the pool stays near the limit, io_stat counts failed writes and no
 # failed read; "0" to mem_used_max sets it to the pool's current size;
 # mm_stat's huge_pages counts huge slots stored now and huge_pages_since
-# every one stored since init; debugfs block_state lists the last slot;
+# every one stored since init; debug_stat is 7.3's two lines, a literal 0
+# then miss_free; debugfs block_state lists the last slot, its access time
+# in whole seconds (".000000");
 # compact moves the objects left in half-empty pool pages together:
 # pages_compacted rises, the pool shrinks and every slot keeps its data;
 # a reset clears mem_limit and the disk's block-layer stat.
@@ -18,7 +20,7 @@ zram_add || ktap_skip_all "cannot hot_add a zram device"
 zram_init 64M || ktap_skip_all "cannot set disksize"
 limit=$((2 * 1024 * 1024))
 
-ktap_plan 10
+ktap_plan 12
 
 echo "$limit" >"$ZRAM_SYS/mem_limit" || ktap_bail "cannot set mem_limit"
 before=$(zram_counters io_stat:1 io_stat:2)
@@ -46,13 +48,23 @@ zram_fill_pages "$ZRAM_DEV" 0 4 text
 ktap_eq "huge_pages, huge_pages_since: 4 random pages, then text over them" \
 	"$huge $(zram_counters mm_stat:8 mm_stat:9)" "4 4 0 4"
 
+# line 1 | line 2's first field, whether its second is a number, fields
+ktap_eq "debug_stat: version 1, then 0 and miss_free" \
+	"$(awk 'NR == 1 { l1 = $0 } NR == 2 { l2 = $1 " " ($2 ~ /^[0-9]+$/) " " NF }
+		END { print l1 "|" l2 "|" NR }' "$ZRAM_SYS/debug_stat")" \
+	"version: 1|0 1 2|2"
+
 last=$((64 * 256 - 1))
 zram_fill_pages "$ZRAM_DEV" "$last" 1 text
 if [ -r "$(zram_block_state_file)" ]; then
-	ktap_eq "block_state lists the last slot" \
-		"$(zram_slot_state "$last" | awk '{ print $1 }')" "$last"
+	read -r slot atime _ <<<"$(zram_slot_state "$last")"
+	ktap_eq "block_state lists the last slot" "$slot" "$last"
+	ktap_check "block_state: access time in whole seconds ($atime)" \
+		grep -qx '[0-9]*\.000000' <<<"$atime"
 else
 	ktap_skip "block_state lists the last slot" "no debugfs block_state"
+	ktap_skip "block_state: access time in whole seconds" \
+		"no debugfs block_state"
 fi
 
 # Every other slot of 1024 text pages becomes a zero page, which frees its
