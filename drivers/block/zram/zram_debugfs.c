@@ -65,7 +65,7 @@ static int zram_block_state_show(struct seq_file *m, void *v)
 
 	lockdep_assert_held_read(&zram->init_lock);
 	zram_slot_lock(zram, index);
-	/* Whole seconds, as upstream, which keeps no finer access time. */
+	/* Whole seconds: the ABI's format, finer time is not shown. */
 	sec = ktime_divns(zram_slot_get_actime(zram, index), NSEC_PER_SEC);
 	seq_printf(m, "%12u %12lld.000000 %c%c%c%c%c%c\n", index, sec,
 		   zram_flag_char(zram, index, ZRAM_SAME, 's'),

@@ -311,11 +311,21 @@ static int zram_algo_params_prio(struct zram *zram,
 	return ops && !strcmp(ops->name, p->algo) ? p->prio : -EINVAL;
 }
 
+/* EBUSY or the priority's errno, checked before the dictionary is read. */
+static int zram_algo_params_check(struct zram *zram,
+				  const struct zram_algo_params *p)
+{
+	guard(rwsem_read)(&zram->init_lock);
+	if (zram_init_done(zram))
+		return -EBUSY;
+	return zram_algo_params_prio(zram, p);
+}
+
 /*
  * All of the priority's parameters are replaced; the level is checked when
  * the compressor is created, as the algorithm may change until then. The
- * dictionary is read unlocked (it may be a zram attribute), and its errno
- * comes after EBUSY and the priority's, as upstream's.
+ * dictionary is read with no lock held (it may be a zram attribute), so
+ * the checks before it are made again once the lock is taken.
  */
 static ssize_t algorithm_params_store(struct device *dev,
 				      struct device_attribute *attr,
@@ -336,9 +346,14 @@ static ssize_t algorithm_params_store(struct device *dev,
 	ret = zram_parse_algo_params(args, &p);
 	if (ret)
 		return ret;
+	prio = zram_algo_params_check(zram, &p);
+	if (prio < 0)
+		return prio;
 	params.level = p.level;
 	params.deflate_winbits = p.winbits;
 	ret = zcomp_dict_read(&params, p.dict);
+	if (ret)
+		return ret;
 
 	guard(rwsem_write)(&zram->init_lock);
 	if (zram_init_done(zram))
@@ -346,8 +361,6 @@ static ssize_t algorithm_params_store(struct device *dev,
 	prio = zram_algo_params_prio(zram, &p);
 	if (prio < 0)
 		return prio;
-	if (ret)
-		return ret;
 	/* The old parameters are freed with @params on return. */
 	swap(zram->comp_conf[prio].params, params);
 	return len;
@@ -371,7 +384,7 @@ static ssize_t io_stat_show(struct device *dev, struct device_attribute *attr,
 	struct zram *zram = dev_to_zram(dev);
 
 	guard(rwsem_read)(&zram->init_lock);
-	/* The third column (invalid_io) is gone; it always reads 0. */
+	/* The third column (invalid_io) is no longer counted: always 0. */
 	return sysfs_emit(buf, "%8llu %8llu 0 %8llu\n",
 			  (u64)atomic64_read(&zram->stats.failed_reads),
 			  (u64)atomic64_read(&zram->stats.failed_writes),
@@ -410,7 +423,7 @@ static ssize_t debug_stat_show(struct device *dev,
 	struct zram *zram = dev_to_zram(dev);
 
 	guard(rwsem_read)(&zram->init_lock);
-	/* Line 2 starts with a column upstream no longer counts: always 0. */
+	/* Line 2's first column is no longer counted: always 0. */
 	return sysfs_emit(buf, "version: %d\n0 %8llu\n", 1,
 			  (u64)atomic64_read(&zram->stats.miss_free));
 }
