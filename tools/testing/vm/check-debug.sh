@@ -39,13 +39,15 @@
 # Results: OUT/<driver>/ (console.log, dmesg.txt, reports.txt, splats/
 # with each report's dmesg; OUT/<driver>.<lane>/ when SHARDS > 1) and
 # OUT/main-<driver>/
-# The tests whose assertions do not depend on the volume of their data
-# move a third of it here (ZRAM_TEST_SCALE=3, run_all.sh): the io_uring
-# verify cycles (zram_nowait_05, zram_packed_03) 16M each instead of 48M,
-# zram_nowait_06's 5M instead of 16M, zram_swap_01's workload 32 MiB
-# instead of 96. The debug kernel is there
-# to catch locking and memory faults, which do not need the volume. The
-# Debian kernel's suite still runs them at full size.
+# The tests whose assertions do not depend on the volume of their data,
+# or on how often they repeat a race, move a third of it here
+# (ZRAM_TEST_SCALE=3; run_all.sh names them): e.g. the io_uring verify
+# cycles (zram_nowait_05, zram_packed_03) 16M each instead of 48M on an
+# 85 MiB device instead of 256, the swap workloads of zram_swap_01 and
+# zram_swap_02 32 and 21 MiB instead of 96 and 64, 33 rounds of
+# zram_hotremove_01 instead of 100. The debug kernel is there to catch
+# locking and memory faults, which do not need the volume. The Debian
+# kernel's suite still runs them at full size.
 # The main job copies 52 MiB here (CHECK_DEBUG_MAIN_MIB="40 12": sources,
 # compressed modules) instead of make run's 220 MiB: the same file types
 # and paths (small and large files, huge and packed slots, writeback of

@@ -31,9 +31,13 @@
 #   ZRAM_KMEMLEAK_EACH=1: also scan after every test, to name the test
 #   that leaked (a scan costs about 15 s under TCG on the debug kernel).
 #   ZRAM_TEST_SCALE=N: the tests whose assertions do not depend on the
-#   volume of their data move 1/N of it (zram_scaled in zram_data.sh:
-#   the io_uring verify cycles of zram_nowait_05 and zram_packed_03, the
-#   cycles of zram_nowait_06, the swap workload of zram_swap_01).
+#   volume of their data, or on how often they repeat a race, move 1/N
+#   of it (zram_scaled in zram_data.sh: the io_uring verify cycles of
+#   zram_nowait_05, zram_packed_03 and zram_nowait_06 and their device,
+#   the swap workloads of zram_swap_01 and zram_swap_02 (and the latter's
+#   writeback budgets), the regions of zram_inject_03 and zram_inject_05,
+#   the devices of zram_data_01 and zram_nowait_01, the rounds of
+#   zram_hotremove_01 and zram_inject_06, the passes of zram_packed_13).
 #   Default 1.
 #   ZRAM_URING_SIZE: bytes per io_uring verify cycle (fio syntax, default
 #   48M scaled by ZRAM_TEST_SCALE).
