@@ -121,7 +121,7 @@ check:
 	@tools/build/tier.sh start
 	@$(MAKE) --no-print-directory check-host && \
 		$(MAKE) --no-print-directory -j2 -k check-vm-ours check-debug-ours; \
-		rc=$$?; echo; echo "[check] the time of each tier"; \
+		rc=$$?; echo; echo "[check] each tier: its time, tests and assertions"; \
 		tools/build/tier.sh table; echo "$(CHECK_6_12_NOTE)"; exit $$rc
 
 # The 6.12 LTS tier: ours built for Debian's 6.12 through the compat header

@@ -11,7 +11,12 @@
 #                                              and exit status; exit as CMD
 #        tools/build/tier.sh table [LOG]       print the log as a table
 #   TIER_LOG  the log (default .cache/results/tiers.tsv): a line per tier,
-#             "NAME<TAB>SECONDS<TAB>STATUS<TAB>END (UTC)<TAB>END (epoch)"
+#             "NAME<TAB>SECONDS<TAB>STATUS<TAB>END (UTC)<TAB>END (epoch)
+#             <TAB>TESTS<TAB>ASSERTIONS" (the last two empty for a tier
+#             that runs no tests)
+#   TIER_COUNTS  set for CMD: a file where a test runner writes
+#             "TESTS ASSERTIONS", what it ran (the tests, and the KTAP
+#             result lines the tests printed), for the table
 #   TIER_KEEP=1  "start" keeps the log (a caller that runs several make
 #             targets and wants one table: make fresh-check)
 
@@ -25,25 +30,32 @@ usage() {
 	exit 2
 }
 
-# Prints log $1 as a table: each tier's wall time and status, then the
-# span from the first tier's start to the last one's end.
+# Prints log $1 as a table: each tier's wall time, the tests and
+# assertions of the tiers that run tests, and its status; then the span
+# from the first tier's start to the last one's end, and the tests and
+# assertions of all tiers.
 print_table() {
 	[ -s "$1" ] || { echo "[tier] no tiers recorded in $1"; return 0; }
 	awk -F '\t' '
 	{
 		name[NR] = $1; secs[NR] = $2; rc[NR] = $3; end = $5
+		tests[NR] = $6 == "" ? "-" : $6
+		asserts[NR] = $7 == "" ? "-" : $7
+		all_tests += $6; all_asserts += $7
 		if (NR == 1 || $5 - $2 < first)
 			first = $5 - $2
 		if ($5 > last)
 			last = $5
 	}
 	END {
-		printf "%-26s %8s %6s  %s\n", "tier", "seconds", "min", "status"
+		fmt = "%-26s %8s %6s %6s %10s  %s\n"
+		printf fmt, "tier", "seconds", "min", "tests", "assertions", "status"
 		for (i = 1; i <= NR; i++)
-			printf "%-26s %8d %6.1f  %s\n", name[i], secs[i],
-				secs[i] / 60, rc[i] == 0 ? "ok" : "FAILED (" rc[i] ")"
-		printf "%-26s %8d %6.1f  %s\n", "(first start to last end)",
-			last - first, (last - first) / 60, ""
+			printf fmt, name[i], secs[i], sprintf("%.1f", secs[i] / 60),
+				tests[i], asserts[i],
+				rc[i] == 0 ? "ok" : "FAILED (" rc[i] ")"
+		printf fmt, "(first start to last end)", last - first,
+			sprintf("%.1f", (last - first) / 60), all_tests, all_asserts, ""
 	}' "$1"
 }
 
@@ -58,13 +70,19 @@ run)
 	fi
 	name=$2
 	shift 3
+	TIER_COUNTS=$(mktemp /tmp/tier-counts.XXXXXX) || exit 1
+	export TIER_COUNTS
 	start=$(date +%s)
 	"$@"
 	rc=$?
 	end=$(date +%s)
+	counts=()
+	read -r -a counts <"$TIER_COUNTS"
+	rm -f "$TIER_COUNTS"
 	mkdir -p "$(dirname "$log")"
-	printf '%s\t%d\t%d\t%s\t%d\n' "$name" $((end - start)) "$rc" \
-		"$(date -u -d "@$end" +%FT%TZ)" "$end" >>"$log"
+	printf '%s\t%d\t%d\t%s\t%d\t%s\t%s\n' "$name" $((end - start)) "$rc" \
+		"$(date -u -d "@$end" +%FT%TZ)" "$end" "${counts[0]:-}" \
+		"${counts[1]:-}" >>"$log"
 	exit "$rc"
 	;;
 table)

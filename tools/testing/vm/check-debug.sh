@@ -9,7 +9,9 @@
 # run_all.sh scans dmesg and kmemleak; the main job's boot is scanned
 # whole. A kernel report fails the test on ours; on stock it is printed
 # as stock's. Prints every lane's summary and "debug kernel: splats on
-# ours: N". Exit status 0 when every run passed and N is 0.
+# ours: N", and the tests run (selftests and main jobs) and the
+# assertions (the KTAP result lines of the selftests). Exit status 0 when
+# every run passed and N is 0.
 #
 # Each driver's suite is split over SHARDS VMs (lanes) side by side, by
 # each test's seconds in debug-costs.txt (longest first, onto the least
@@ -37,13 +39,15 @@
 # Results: OUT/<driver>/ (console.log, dmesg.txt, reports.txt, splats/
 # with each report's dmesg; OUT/<driver>.<lane>/ when SHARDS > 1) and
 # OUT/main-<driver>/
-# The tests whose assertions do not depend on the volume of their data
-# move a third of it here (ZRAM_TEST_SCALE=3, run_all.sh): the io_uring
-# verify cycles (zram_nowait_05, zram_packed_03) 16M each instead of 48M,
-# zram_nowait_06's 5M instead of 16M, zram_swap_01's workload 32 MiB
-# instead of 96. The debug kernel is there
-# to catch locking and memory faults, which do not need the volume. The
-# Debian kernel's suite still runs them at full size.
+# The tests whose assertions do not depend on the volume of their data,
+# or on how often they repeat a race, move a third of it here
+# (ZRAM_TEST_SCALE=3; run_all.sh names them): e.g. the io_uring verify
+# cycles (zram_nowait_05, zram_packed_03) 16M each instead of 48M on an
+# 85 MiB device instead of 256, the swap workloads of zram_swap_01 and
+# zram_swap_02 32 and 21 MiB instead of 96 and 64, 33 rounds of
+# zram_hotremove_01 instead of 100. The debug kernel is there to catch
+# locking and memory faults, which do not need the volume. The Debian
+# kernel's suite still runs them at full size.
 # The main job copies 52 MiB here (CHECK_DEBUG_MAIN_MIB="40 12": sources,
 # compressed modules) instead of make run's 220 MiB: the same file types
 # and paths (small and large files, huge and packed slots, writeback of
@@ -181,6 +185,8 @@ assign_lanes
 rc=0
 summaries=()
 lanes=()
+ran_tests=0
+asserts=0
 declare -A splats times
 # every lane of every driver side by side, one VM each
 for driver in "${drivers[@]}"; do
@@ -209,6 +215,9 @@ for lane in "${lanes[@]}"; do
 	times[$lane]=$(cat "$out/suite-secs")
 	grep -a -E '^(not )?ok [0-9]+ selftests|^# run_all: ' "$out/console.log" |
 		sed "s/^/[$lane] /"
+	ran_tests=$((ran_tests + $(grep -a -c -E '^(not )?ok [0-9]+ selftests' "$out/console.log")))
+	a=$(vm_assertions "$out/console.log")
+	asserts=$((asserts + ${a:-0}))
 	summary=$(grep -a -o 'zram selftests:.*' "$out/console.log" | tail -1)
 	reports=$(grep -a -o 'zram kernel reports on .*' "$out/console.log" | tail -1)
 	if [ -z "$summary" ] || [ -z "$reports" ]; then
@@ -221,7 +230,7 @@ for lane in "${lanes[@]}"; do
 	n=$(sed -E -n 's/^zram kernel reports on [a-z]+: ([0-9]+).*/\1/p' <<<"$reports")
 	boot=$(vm_reports "$out")
 	splats[$driver]=$((${splats[$driver]:-0} + ${n:-0}))
-	summaries+=("$lane: $summary; ${reports:-no report count}; whole boot: $boot report(s), ${times[$lane]} s")
+	summaries+=("$lane: $summary; ${a:-no} assertions; ${reports:-no report count}; whole boot: $boot report(s), ${times[$lane]} s")
 done
 
 for driver in "${main_drivers[@]}"; do
@@ -239,6 +248,7 @@ for driver in "${main_drivers[@]}"; do
 		rc=1
 	fi
 	summaries+=("main job $driver: $result, $n kernel report(s), $secs s")
+	ran_tests=$((ran_tests + 1))
 	splats[$driver]=$((${splats[$driver]:-0} + n))
 	[ "$n" = 0 ] || log "main job $driver: reports in $out/reports.txt"
 done
@@ -247,6 +257,8 @@ echo
 log "summaries (debug kernel $KVER)"
 printf '  %s\n' "${summaries[@]}"
 log "total $(($(date +%s) - t0)) s"
+log "tests: $ran_tests (selftests and main jobs), assertions: $asserts"
+vm_tier_counts "$ran_tests" "$asserts"
 echo "debug kernel: splats on stock: ${splats[stock]:-0} (stock's, not counted)"
 echo "debug kernel: splats on ours: ${splats[ours]:-0}"
 [ "${splats[ours]:-0}" = 0 ] || rc=1

@@ -27,8 +27,10 @@
 #   VM_RUN_ARGS          more options for run.sh (e.g. "--quiet")
 #   The older form "kselftest.sh [ours|stock]" still works.
 # Results in .cache/results/kselftest/DRIVER-TIME/ (install/, install.log,
-# kselftest.tap, console.log, dmesg.txt). The last line is
+# kselftest.tap, console.log, dmesg.txt). The last lines are
 #   zram kselftest (kernel runner, DRIVER): N passed, N failed, N skipped
+#   zram assertions: N (N ok, N not ok)
+# (the tests' own KTAP result lines).
 # Exit status 0 when the runner's TAP has a result for every planned test,
 # none of them "not ok", at least one plain "ok", and the guest saw the
 # driver loaded throughout and no new kernel warning.
@@ -93,6 +95,9 @@ results=$(grep -c -E '^(not )?ok [0-9]+ ' "$tap" || true)
 failed=$(grep -c -E '^not ok [0-9]+ ' "$tap" || true)
 skipped=$(grep -c -E '^ok [0-9]+ .*# SKIP' "$tap" || true)
 passed=$((results - failed - skipped))
+# the tests' own KTAP result lines, which the runner prefixes with "# "
+asserts_ok=$(grep -c -E '^# ok [0-9]+ ' "$tap" || true)
+asserts_not_ok=$(grep -c -E '^# not ok [0-9]+ ' "$tap" || true)
 
 echo
 vm_log "kernel runner TAP: $tap"
@@ -113,4 +118,6 @@ if [ "$passed" -eq 0 ]; then
 fi
 [ "$failed" -eq 0 ] || rc=1
 echo "zram kselftest (kernel runner, $driver): $passed passed, $failed failed, $skipped skipped"
+echo "zram assertions: $((asserts_ok + asserts_not_ok)) ($asserts_ok ok, $asserts_not_ok not ok)"
+vm_tier_counts "$results" $((asserts_ok + asserts_not_ok))
 exit "$rc"

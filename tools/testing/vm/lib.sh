@@ -221,3 +221,15 @@ vm_reports() {
 	splat_count "$all"
 	rm -f "$all"
 }
+
+# vm_tier_counts TESTS ASSERTIONS: what a test runner ran, for the table
+# of tools/build/tier.sh when it runs as a tier (TIER_COUNTS set).
+vm_tier_counts() {
+	[ -z "${TIER_COUNTS:-}" ] || echo "$1 $2" >"$TIER_COUNTS"
+}
+
+# vm_assertions LOG...: N of the last "zram assertions: N" line (run_all.sh's
+# or kselftest.sh's) in the LOGs, empty when they have none.
+vm_assertions() {
+	grep -a -h -o 'zram assertions: [0-9]*' "$@" 2>/dev/null | tail -1 | sed 's/.*: //'
+}

@@ -64,6 +64,7 @@ rc=0
 pass=0
 fail=0
 skip=0
+asserts=0
 summaries=()
 for driver in "${drivers[@]}"; do
 	log=$logdir/$driver.log
@@ -84,12 +85,16 @@ for driver in "${drivers[@]}"; do
 	pass=$((pass + p))
 	fail=$((fail + f))
 	skip=$((skip + s))
-	summaries+=("$driver: $summary")
+	# the tests' KTAP result lines, run_all.sh's or kselftest.sh's count
+	a=$(vm_assertions "$log" "$logdir/$driver/console.log")
+	asserts=$((asserts + ${a:-0}))
+	summaries+=("$driver: $summary; ${a:-no} assertions")
 done
 
 echo
 echo "[selftests] summaries"
 printf '  %s\n' "${summaries[@]}"
 [ "$fail" -eq 0 ] || rc=1
-echo "selftests: $pass passed, $fail failed, $skip skipped"
+echo "selftests: $pass passed, $fail failed, $skip skipped; $asserts assertions"
+vm_tier_counts $((pass + fail + skip)) "$asserts"
 exit "$rc"

@@ -4,7 +4,9 @@
 # Guest-side runner: (re)load the zram driver, run every test, print each
 # test's KTAP output and the summary lines
 #   zram selftests: N passed, N failed, N skipped
+#   zram assertions: N (N ok, N not ok)
 #   zram kernel reports on DRIVER: N
+# (assertions: the KTAP result lines the tests printed, skips among the ok).
 # Exit status 0 when nothing failed, 1 otherwise, 4 when every test skipped.
 #
 # After every test the new dmesg lines are scanned for kernel reports
@@ -29,9 +31,13 @@
 #   ZRAM_KMEMLEAK_EACH=1: also scan after every test, to name the test
 #   that leaked (a scan costs about 15 s under TCG on the debug kernel).
 #   ZRAM_TEST_SCALE=N: the tests whose assertions do not depend on the
-#   volume of their data move 1/N of it (zram_scaled in zram_data.sh:
-#   the io_uring verify cycles of zram_nowait_05 and zram_packed_03, the
-#   cycles of zram_nowait_06, the swap workload of zram_swap_01).
+#   volume of their data, or on how often they repeat a race, move 1/N
+#   of it (zram_scaled in zram_data.sh: the io_uring verify cycles of
+#   zram_nowait_05, zram_packed_03 and zram_nowait_06 and their device,
+#   the swap workloads of zram_swap_01 and zram_swap_02 (and the latter's
+#   writeback budgets), the regions of zram_inject_03 and zram_inject_05,
+#   the devices of zram_data_01 and zram_nowait_01, the rounds of
+#   zram_hotremove_01 and zram_inject_06, the passes of zram_packed_13).
 #   Default 1.
 #   ZRAM_URING_SIZE: bytes per io_uring verify cycle (fio syntax, default
 #   48M scaled by ZRAM_TEST_SCALE).
@@ -206,6 +212,7 @@ echo "TAP version 13"
 if [ "$(id -u)" -ne 0 ]; then
 	echo "1..0 # SKIP must be run as root"
 	echo "zram selftests: 0 passed, 0 failed, ${#tests[@]} skipped"
+	echo "zram assertions: 0 (0 ok, 0 not ok)"
 	exit 4
 fi
 say "driver: $driver"
@@ -213,6 +220,7 @@ mark=$(dmesg_mark)
 if ! load_driver; then
 	echo "1..0 # SKIP cannot load the $driver zram driver"
 	echo "zram selftests: 0 passed, 0 failed, ${#tests[@]} skipped"
+	echo "zram assertions: 0 (0 ok, 0 not ok)"
 	exit 4
 fi
 [ -n "$(cat /sys/module/zram/srcversion 2>/dev/null)" ] &&
@@ -224,6 +232,8 @@ fail=0
 skip=0
 xfail=0
 n=0
+asserts_ok=0
+asserts_not_ok=0
 if ! check_reports driver-load "$mark" && [ "$driver" != stock ]; then
 	fail=$((fail + 1))
 fi
@@ -231,8 +241,16 @@ for t in "${tests[@]}"; do
 	n=$((n + 1))
 	mark=$(dmesg_mark)
 	start=$(date +%s)
-	timeout "$timeout_s" "$here/$t" 2>&1 | sed 's/^/# /'
+	# prefixed by "# ", its KTAP result lines counted into $work/counts
+	timeout "$timeout_s" "$here/$t" 2>&1 | awk -v counts="$work/counts" '
+		{ print "# " $0; fflush() }
+		/^ok [0-9]+ / { ok++ }
+		/^not ok [0-9]+ / { not_ok++ }
+		END { print ok + 0, not_ok + 0 >counts }'
 	rc=${PIPESTATUS[0]}
+	read -r n_ok n_not_ok <"$work/counts"
+	asserts_ok=$((asserts_ok + n_ok))
+	asserts_not_ok=$((asserts_not_ok + n_not_ok))
 	secs=$(($(date +%s) - start))
 	if ! check_reports "$t" "$mark" "$each_scan" && [ "$driver" != stock ]; then
 		fail=$((fail + 1))
@@ -285,6 +303,7 @@ if [ "$xfail" -gt 0 ]; then
 	say "$xfail expected failure(s) of the $driver driver, see README"
 fi
 echo "zram selftests: $pass passed, $fail failed, $skip skipped"
+echo "zram assertions: $((asserts_ok + asserts_not_ok)) ($asserts_ok ok, $asserts_not_ok not ok)"
 echo "zram kernel reports on $driver: $splats${splat_tests[*]:+ (in ${splat_tests[*]})}"
 if [ "$fail" -gt 0 ]; then
 	exit 1

@@ -373,7 +373,8 @@ zram_uring_cycle() {
 # syntax, default $ZRAM_URING_SIZE, else 48 MiB scaled by zram_scaled):
 # iodepth 16 twice, 1 and 32, then 16 with writebacks running meanwhile.
 # Two KTAP lines per cycle: fio saw no error and every block verified; no
-# EAGAIN reached fio.
+# EAGAIN reached fio. The device is 256 MiB, zram_scaled like the data
+# (at least 64 MiB): every idle marking and writeback walks all its slots.
 zram_uring_cycles() {
 	local size=${2:-${ZRAM_URING_SIZE:-$(zram_scaled 48)M}}
 	local dir spec depth wb n=0
@@ -381,7 +382,7 @@ zram_uring_cycles() {
 	dir=$(mktemp -d /tmp/zram-uring.XXXXXX) || ktap_bail "no /tmp"
 	zram_defer rm -rf "$dir"
 	echo "$1" >"$ZRAM_SYS/backing_dev" || ktap_bail "cannot set backing_dev"
-	zram_init 256M || ktap_bail "cannot set disksize"
+	zram_init "$(zram_scaled 256 64)M" || ktap_bail "cannot set disksize"
 	for spec in 16:0 16:0 1:0 32:0 16:1; do
 		depth=${spec%:*}
 		wb=${spec#*:}

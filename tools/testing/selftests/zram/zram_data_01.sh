@@ -3,7 +3,8 @@
 #
 # Data integrity per compression algorithm: fio random writes with crc32c
 # verification (O_DIRECT, mixed compressibility, 4-64 KiB blocks) over the
-# whole device, for every algorithm comp_algorithm lists.
+# whole device (24 MiB, zram_scaled), for every algorithm comp_algorithm
+# lists.
 
 . "$(dirname "$0")/zram_lib.sh"
 
@@ -18,16 +19,17 @@ for a in "${list[@]}"; do
 	algs+=("${a%]}")
 done
 
+size=$(zram_scaled 24 4)M
 ktap_plan ${#algs[@]}
 
 for alg in "${algs[@]}"; do
 	echo 1 >"$ZRAM_SYS/reset"
-	if ! zram_init 24M "$alg"; then
+	if ! zram_init "$size" "$alg"; then
 		ktap_not_ok "$alg: fio write+verify (cannot initialize)"
 		continue
 	fi
 	if out=$(fio --name="zram-$alg" --filename="$ZRAM_DEV" --ioengine=psync \
-		--direct=1 --rw=randwrite --bsrange=4k-64k --size=24M \
+		--direct=1 --rw=randwrite --bsrange=4k-64k --size="$size" \
 		--verify=crc32c --verify_fatal=1 --do_verify=1 \
 		--buffer_compress_percentage=50 --refill_buffers \
 		--randrepeat=0 2>&1); then

@@ -13,6 +13,7 @@
 ZRAM_FI=/sys/kernel/debug
 FI_TIMES=1000000
 FI_KINDS=()
+FI_REGION_MB=8
 
 # zram_require_fault_injection KIND...: skip the test unless these fault
 # attributes (failslab, fail_page_alloc, fail_make_request) are in debugfs.
@@ -271,22 +272,22 @@ zram_blocks_consistent() {
 # (zram_inject_03, and zram_inject_05 with compressed_writeback on)
 
 # zram_fi_regions NAMES RW [FIO_OPTION...]: io_uring O_DIRECT 64 KiB I/O,
-# iodepth 16, one job per named region (a: 0-8M, b: 8-16M, c: 16-24M);
-# crc32c headers on writes, verified by reads. Work folder $FI_WORK; JSON
-# in $FI_JSON.
+# iodepth 16, one job per named region (a, b and c, FI_REGION_MB each, in
+# that order from the start of the device); crc32c headers on writes,
+# verified by reads. Work folder $FI_WORK; JSON in $FI_JSON.
 zram_fi_regions() {
-	local names=$1 rw=$2 name args=()
+	local names=$1 rw=$2 name args=() r=$FI_REGION_MB
 
 	shift 2
 	for name in $names; do
 		case $name in
 		a) args+=(--name=a --offset=0) ;;
-		b) args+=(--name=b --offset=8M) ;;
-		c) args+=(--name=c --offset=16M) ;;
+		b) args+=(--name=b --offset="${r}M") ;;
+		c) args+=(--name=c --offset="$((2 * r))M") ;;
 		esac
 	done
 	(cd "$FI_WORK" && fio --filename="$ZRAM_DEV" --ioengine=io_uring --direct=1 \
-		--bs=64k --iodepth=16 --size=8M --rw="$rw" \
+		--bs=64k --iodepth=16 --size="${r}M" --rw="$rw" \
 		--buffer_compress_percentage=50 --refill_buffers \
 		--verify=crc32c --verify_interval=4k --verify_state_save=0 \
 		--do_verify="$([ "$rw" = read ] && echo 1 || echo 0)" \
@@ -321,6 +322,9 @@ zram_fi_uring_reads() {
 	fi
 	zram_nullb 32 irqmode=2 completion_nsec=20000 ||
 		ktap_skip_all "cannot create null_blk"
+	# 8 MiB regions, zram_scaled: the faults hit a share of the I/O,
+	# whatever its volume
+	FI_REGION_MB=$(zram_scaled 8 2)
 
 	FI_WORK=$(mktemp -d /tmp/zram-inject.XXXXXX) || ktap_skip_all "no /tmp"
 	zram_defer rm -rf "$FI_WORK"
@@ -331,7 +335,7 @@ zram_fi_uring_reads() {
 	ktap_plan 11
 
 	echo "$NULLB" >"$ZRAM_SYS/backing_dev" || ktap_bail "cannot set backing_dev"
-	zram_init 32M || ktap_bail "cannot set disksize"
+	zram_init "$((4 * FI_REGION_MB))M" || ktap_bail "cannot set disksize"
 	zram_fi_regions a write || ktap_bail "cannot write region a"
 	echo all >"$ZRAM_SYS/idle"
 	echo idle >"$ZRAM_SYS/writeback" || ktap_bail "writeback failed"
@@ -347,14 +351,16 @@ zram_fi_uring_reads() {
 	zram_defer kill "$wb_pid"
 	zram_fi_random 10
 	zram_fi_task fio --filename="$ZRAM_DEV" --ioengine=io_uring --direct=1 \
-		--bs=64k --iodepth=16 --size=8M --verify_state_save=0 \
+		--bs=64k --iodepth=16 --size="${FI_REGION_MB}M" --verify_state_save=0 \
 		--continue_on_error=io --group_reporting --output-format=json \
 		--output="$FI_JSON" \
 		--name=a --offset=0 --rw=read --verify=crc32c --verify_interval=4k \
 		--do_verify=1 --loops=2 \
-		--name=b --offset=8M --rw=read --verify=crc32c --verify_interval=4k \
+		--name=b --offset="${FI_REGION_MB}M" --rw=read --verify=crc32c \
+		--verify_interval=4k \
 		--do_verify=1 --loops=2 \
-		--name=c --offset=16M --rw=randwrite --verify=0 --loops=2 \
+		--name=c --offset="$((2 * FI_REGION_MB))M" --rw=randwrite --verify=0 \
+		--loops=2 \
 		>"$FI_WORK/fio.err" 2>&1
 	fio_rc=$?
 	zram_fi_random 0

@@ -4,10 +4,12 @@
 # hot_remove racing sysfs stores: 100 rounds of hot_add, two writers
 # hammering the new device's attributes (backing_dev; and disksize, idle,
 # writeback, comp_algorithm, algorithm_params, mem_limit, reset), and a
-# hot_remove 50 ms later. Every store must fail cleanly or complete before
-# the removal: hot_remove succeeds, the writers return, the id can be used
-# again, the backing device is released (another zram device can claim
-# it), and the kernel logs no oops or warning (run_all.sh checks dmesg).
+# hot_remove 50 ms later (the rounds are zram_scaled: each is the same
+# race, and a slow kernel runs fewer). Every store must fail cleanly or
+# complete before the removal: hot_remove succeeds, the writers return,
+# the id can be used again, the backing device is released (another zram
+# device can claim it), and the kernel logs no oops or warning
+# (run_all.sh checks dmesg).
 
 . "$(dirname "$0")/zram_lib.sh"
 
@@ -15,7 +17,7 @@ zram_wb_device
 zram_nullb 16 || ktap_skip_all "cannot create a null_blk device"
 # the device above stays for the last check; the rounds use their own
 zram_remove "$ZRAM_ID"
-rounds=100
+rounds=$(zram_scaled 100 25)
 
 # writer_bdev SYS: set the backing device over and over.
 writer_bdev() {

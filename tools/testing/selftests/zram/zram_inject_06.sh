@@ -25,7 +25,8 @@ zram_init 16M || ktap_skip_all "cannot set disksize"
 zram_require_block_state
 
 pages=32
-rounds=${ZRAM_FI_ROUNDS:-4}
+# rounds per phase, zram_scaled (ZRAM_FI_ROUNDS sets them)
+rounds=${ZRAM_FI_ROUNDS:-$(zram_scaled 4 2)}
 work=$(mktemp -d /tmp/zram-inject.XXXXXX) || ktap_skip_all "no /tmp"
 zram_defer rm -rf "$work"
 

@@ -8,9 +8,9 @@
 # with REQ_NOWAIT first and reissues it whole, from a worker, if it ends
 # with BLK_STS_AGAIN: that must stay invisible to the application (fio
 # sees no error, no EAGAIN, no short I/O, and every block verifies), and
-# the driver's counters must still add up: every one of the 8192 written
-# slots is counted once in orig_data_size, and bd_count matches the slots
-# block_state shows as written back.
+# the driver's counters must still add up: every written slot (8192,
+# zram_scaled) is counted once in orig_data_size, and bd_count matches
+# the slots block_state shows as written back.
 # Runs on stock zram too (io_uring then falls back on EOPNOTSUPP).
 
 . "$(dirname "$0")/zram_lib.sh"
@@ -19,6 +19,9 @@ zram_require_cmd fio
 zram_wb_device
 zram_nullb 64 || ktap_skip_all "cannot create null_blk"
 
+# each of the two jobs covers job_mb, together all that was written
+job_mb=$(zram_scaled 16 4)
+fill_mb=$((2 * job_mb))
 work=$(mktemp -d /tmp/zram-nowait.XXXXXX) || ktap_skip_all "no /tmp"
 zram_defer rm -rf "$work"
 stop=$work/stop
@@ -45,10 +48,10 @@ ktap_plan 11
 echo "$NULLB" >"$ZRAM_SYS/backing_dev" || ktap_bail "cannot set backing_dev"
 zram_init 64M || ktap_bail "cannot set disksize"
 
-# 32 MiB of half-compressible data, then all of it written back: the
+# fill_mb of half-compressible data, then all of it written back: the
 # workload below starts on slots that live on the backing device.
 fio --name=fill --filename="$ZRAM_DEV" --ioengine=io_uring --direct=1 \
-	--rw=write --bs=64k --size=32M --buffer_compress_percentage=50 \
+	--rw=write --bs=64k --size="${fill_mb}M" --buffer_compress_percentage=50 \
 	--refill_buffers >/dev/null 2>&1 || ktap_bail "cannot fill the device"
 echo all >"$ZRAM_SYS/idle"
 echo idle >"$ZRAM_SYS/writeback"
@@ -64,8 +67,8 @@ zram_defer kill "$wb_pid"
 # while the workload (and the writebacks) still run, and everything
 # written is checked again at the end
 fio --name=nowait-rw --filename="$ZRAM_DEV" --ioengine=io_uring --direct=1 \
-	--rw=randrw --bsrange=4k-64k --iodepth=16 --numjobs=2 --size=16M \
-	--offset_increment=16M --loops=2 --verify=crc32c --verify_backlog=128 \
+	--rw=randrw --bsrange=4k-64k --iodepth=16 --numjobs=2 --size="${job_mb}M" \
+	--offset_increment="${job_mb}M" --loops=2 --verify=crc32c --verify_backlog=128 \
 	--verify_fatal=1 --buffer_compress_percentage=50 --refill_buffers \
 	--group_reporting --output-format=json --output="$work/fio.json" \
 	>"$work/fio.err" 2>&1
@@ -96,7 +99,7 @@ ktap_eq "no short writes" "$(zram_fio_json "$work/fio.json" write short_ios)" 0
 ktap_check "writebacks ran during the workload" [ "$wb_runs" -gt 0 ]
 ktap_eq "every writeback write succeeded" "$wb_fails" 0
 ktap_eq "orig_data_size counts each written slot once" \
-	"$(zram_field mm_stat 1)" $((32 << 20))
+	"$(zram_field mm_stat 1)" $((fill_mb << 20))
 if [ -r "$(zram_block_state_file)" ]; then
 	ktap_eq "bd_count matches the written-back slots in block_state" \
 		"$(zram_block_state_count w)" "$(bd_count)"

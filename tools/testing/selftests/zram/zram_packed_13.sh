@@ -7,7 +7,8 @@
 # softirq work of the CPU it completed on; a CPU that goes offline with
 # such work pending has it run by another CPU, and none of those reads
 # may be lost or get another slot's data. CPU 1 goes offline and online
-# in a loop while io_uring reads verify every page, ten times over.
+# in a loop while io_uring reads verify every page, ten times over
+# (zram_scaled: each pass is the same race).
 # Skips without a second CPU that can go offline.
 #
 # Whether a read's work is pending at the moment its CPU goes offline is
@@ -17,7 +18,7 @@
 . "$(dirname "$0")/zram_lib.sh"
 
 cpu1=/sys/devices/system/cpu/cpu1/online
-passes=10
+passes=$(zram_scaled 10 3)
 size=4M
 
 zram_require_cmd fio

@@ -9,15 +9,18 @@
 # the last round, with no budget, gets EIO. The workload's pages are
 # verified after every round and after swapoff.
 #
-# Sizes: ZRAM_SWAP_MB (default 64) of memory in a cgroup limited to
-# ZRAM_SWAP_LIMIT_MB (default 24).
+# Sizes: ZRAM_SWAP_MB (default 64, zram_scaled) of memory in a cgroup
+# limited to ZRAM_SWAP_LIMIT_MB (default 24, zram_scaled); the budgets,
+# 1024 and 2048 pages, are scaled alike. Whatever the scale, what is
+# swapped out is more than the two budgets together, so that both rounds
+# end on the limit.
 
 . "$(dirname "$0")/zram_lib.sh"
 
-FILL_MB=${ZRAM_SWAP_MB:-64}
-LIMIT_MB=${ZRAM_SWAP_LIMIT_MB:-24}
+FILL_MB=${ZRAM_SWAP_MB:-$(zram_scaled 64 8)}
+LIMIT_MB=${ZRAM_SWAP_LIMIT_MB:-$(zram_scaled 24 3)}
 memfill=$(dirname "$0")/zram_memfill
-budgets=(1024 2048 0)
+budgets=("$(zram_scaled 1024)" "$(zram_scaled 2048)" 0)
 
 zram_swap_setup "$memfill"
 zram_attr_exists writeback_limit || ktap_skip_all "no writeback_limit attribute"
