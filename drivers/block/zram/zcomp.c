@@ -100,7 +100,7 @@ ssize_t zcomp_available_show(const struct zcomp_ops *cur, char *buf,
  * @params: out: its dictionary, which the caller owns; unchanged on error
  * @dict_path: dict= value, or NULL for no dictionary
  * Context: process context; may sleep (reads a file).
- * Return: 0, the file read's errno, or -EINVAL for an empty file.
+ * Return: 0, or the file read's errno (-EINVAL for an empty file).
  */
 int zcomp_dict_read(struct zcomp_params *params, const char *dict_path)
 {
@@ -113,10 +113,6 @@ int zcomp_dict_read(struct zcomp_params *params, const char *dict_path)
 					READING_POLICY);
 	if (sz < 0)
 		return sz;
-	if (!sz) {
-		vfree(dict);
-		return -EINVAL;
-	}
 	params->dict = dict;
 	params->dict_sz = sz;
 	return 0;
