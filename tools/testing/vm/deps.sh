@@ -25,7 +25,8 @@ declare -A need=(
 	[qemu-system-x86]=/usr/bin/qemu-system-x86_64
 	[busybox-static]=/bin/busybox
 	[bash]=/bin/bash
-	[fio]=/usr/bin/fio
+	# guest-fio.sh builds the guest's fio with its libaio engine
+	[libaio-dev]=/usr/include/libaio.h
 	[e2fsprogs]=/sbin/mke2fs
 	[kmod]=/sbin/depmod
 	[cpio]=/bin/cpio

@@ -1,11 +1,11 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 #
-# Build the base initramfs for the zram test VM: busybox, bash, fio and the
-# block tools, their shared libraries, the guest /init and the kernel modules
-# the tests use (decompressed, with a fresh modules.dep). Also Debian's
-# zram-generator (from guest-debs.sh, not installed on the host) and
-# systemd-makefs, which its device setup calls.
+# Build the base initramfs for the zram test VM: busybox, bash, fio (built
+# by guest-fio.sh) and the block tools, their shared libraries, the guest
+# /init and the kernel modules the tests use (decompressed, with a fresh
+# modules.dep). Also Debian's zram-generator (from guest-debs.sh, not
+# installed on the host) and systemd-makefs, which its device setup calls.
 #
 # Usage: tools/testing/vm/mkinitramfs.sh OUT.cpio.gz
 # Skips the build when OUT is up to date (a hash of all inputs is kept in
@@ -45,7 +45,7 @@ modules=(
 # runner also uses /usr/bin/perl when present, for prefix.pl: without it,
 # it prefixes with sed, its documented fallback, so perl stays out.
 programs=(
-	bash fio zramctl losetup blkdiscard mke2fs e2fsck sha256sum
+	bash zramctl losetup blkdiscard mke2fs e2fsck sha256sum
 	dmsetup find xargs timeout stdbuf mkswap swapon swapoff
 )
 # Programs outside PATH, at the same path in the guest.
@@ -95,6 +95,8 @@ for gf in "${guest_files[@]}"; do
 	guest_srcs+=("$src")
 	guest_dests+=("${gf#*:}")
 done
+guest_srcs+=("$("$vm_dir/guest-fio.sh")") || vm_die "no fio for the guest"
+guest_dests+=(/usr/bin/fio)
 busybox=$(readlink -f "$(command -v busybox)")
 
 mapfile -t libraries < <(
