@@ -30,7 +30,7 @@
 #   OUT=DIR               results folder (default .cache/results/check-debug)
 #   CHECK_DEBUG_MAIN=ours|both|none  main job drivers (default ours)
 #   CHECK_DEBUG_MAIN_MIB="SRC BIN"  the main job's data in MiB (default
-#                         "40 12")
+#                         "20 6")
 #   ZRAM_KMEMLEAK_EACH=1  a kmemleak scan after every test (names the
 #                         test that leaked; slower)
 #   The older names CHECK_DEBUG_DRIVERS, CHECK_DEBUG_TESTS,
@@ -48,11 +48,10 @@
 # zram_hotremove_01 instead of 100. The debug kernel is there to catch
 # locking and memory faults, which do not need the volume. The Debian
 # kernel's suite still runs them at full size.
-# The main job copies 52 MiB here (CHECK_DEBUG_MAIN_MIB="40 12": sources,
+# The main job copies 26 MiB here (CHECK_DEBUG_MAIN_MIB="20 6": sources,
 # compressed modules) instead of make run's 220 MiB: the same file types
 # and paths (small and large files, huge and packed slots, writeback of
-# all of them, verify), at a quarter of the copy time, which is the
-# critical path of make check.
+# all of them, verify), at an eighth of the copy time.
 # Upstream's zram01.sh fills its file system with one dd per KiB (1900 of
 # them): each a new process, slow on this kernel, so each upstream script
 # gets 900 s here (ZRAM_UPSTREAM_TIMEOUT) instead of 300.
@@ -67,7 +66,7 @@ vm_options ZRAM TESTS SHARDS TEST_TIMEOUT TIMEOUT OUT CHECK_DEBUG_MAIN \
 export ZRAM_KERNEL=debug
 results=${OUT:-$results_dir/check-debug}
 main_drivers=${CHECK_DEBUG_MAIN:-ours}
-read -r main_src_mib main_bin_mib <<<"${CHECK_DEBUG_MAIN_MIB:-40 12}"
+read -r main_src_mib main_bin_mib <<<"${CHECK_DEBUG_MAIN_MIB:-20 6}"
 read -r -a tests <<<"${TESTS:-${CHECK_DEBUG_TESTS:-}}"
 read -r -a drivers <<<"${ZRAM:-${CHECK_DEBUG_DRIVERS:-stock ours}}"
 shards=${SHARDS:-1}
