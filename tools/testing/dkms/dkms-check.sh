@@ -11,12 +11,12 @@
 #
 # The root: the fresh-machine root of make fresh-check
 # (tools/testing/fresh/mkroot.sh: debootstrap --variant=minbase, the
-# host's apt setup and a new machine's baseline). Debian 12's is make
-# fresh-check's cache, .cache/fresh/base-<hash of mkroot.sh>; Debian 13's
-# is .cache/dkms/base-trixie-<hash>; either is built when missing. On it
-# the packages a user installs: for 7.3 the trixie-backports source first,
-# then "apt-get install dkms linux-image-<KVER> linux-headers-<KVER>" (for
-# 7.3 with -t trixie-backports), KVER being the kernel the VM boots. That
+# host's apt setup and a new machine's baseline), Debian 12's or 13's,
+# cached in .cache/dkms/base-<suite>-<hash of mkroot.sh>, built when
+# missing. On it the packages a user installs: for 7.3 the
+# trixie-backports source first, then "apt-get install dkms
+# linux-image-<KVER> linux-headers-<KVER>" (for 7.3 with -t
+# trixie-backports), KVER being the kernel the VM boots. That
 # layer is cached in .cache/dkms/<KVER>/layer-<hash>; every run mounts an
 # overlay on both (.cache/dkms/<KVER>/run/), so each run starts from the
 # fresh root with just the packages a user installs. The source: dkms.conf,
@@ -110,12 +110,8 @@ umount_below() {
 
 mkroot=$repo_dir/tools/testing/fresh/mkroot.sh
 mkroot_key=$(sha256sum "$mkroot" | cut -c1-16)
-# the fresh-machine root; Debian 12's is make fresh-check's cache
-if [ "$suite" = bookworm ]; then
-	fresh_base=$cache_dir/fresh/base-$mkroot_key
-else
-	fresh_base=$dir/base-$suite-$mkroot_key
-fi
+# the fresh-machine root of the suite
+fresh_base=$dir/base-$suite-$mkroot_key
 # the packages a user installs; Debian 13 has 7.3 from trixie-backports,
 # which also has the newer packages 7.3's need (linux-base)
 packages=(dkms "linux-image-$KVER" "linux-headers-$KVER")

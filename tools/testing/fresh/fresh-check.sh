@@ -6,10 +6,11 @@
 # that only what the project's own scripts install is there.
 #
 # The root: mkroot.sh's debootstrap minbase + baseline, cached in
-# .cache/fresh/base-<hash of mkroot.sh> (a clean clone builds it). Each run
-# mounts an overlay on it, so every run starts from the baseline again,
-# with the host's apt setup and resolver copied in. The overlay's writable
-# layer is a scratch ext4 without a journal in a sparse image file
+# $ZRAM_KCACHE/fresh-base-<hash of mkroot.sh> (shared by every clone, as
+# the kernel cache is; a cold cache builds it). Each run mounts an overlay
+# on it, so every run starts from the baseline again, with the host's apt
+# setup and resolver copied in. The overlay's writable layer is a scratch
+# ext4 without a journal in a sparse image file
 # (.cache/fresh/run.img, mounted on .cache/fresh/run/): the run writes
 # ~100k files (the kernel source tree among them), and deleting them one
 # by one took 4 minutes on this machine's disk, the image a second.
@@ -79,18 +80,25 @@ trap cleanup EXIT
 "$vm_dir/deps.sh" --only debootstrap=/usr/sbin/debootstrap e2fsprogs=/sbin/mkfs.ext4
 mkdir -p "$fresh/logs"
 
+# The baseline root is never written to (the runs write to an overlay), so
+# every clone on the machine shares it, as it shares the kernel cache.
 key=$(sha256sum "$here/mkroot.sh" | cut -c1-16)
-base=$fresh/base-$key
-if [ -d "$base" ]; then
+mkdir -p "$kcache_dir"
+base=$kcache_dir/fresh-base-$key
+exec 8>"$kcache_dir/.fresh-base.lock"
+flock 8
+if [ -e "$base/.complete" ]; then
 	log "baseline root: $base (cached)"
 else
-	for old in "$fresh"/base-*; do
+	for old in "$kcache_dir"/fresh-base-*; do
 		rm_tree "$old"
 	done
 	t=$SECONDS
 	"$here/mkroot.sh" "$base"
+	touch "$base/.complete"
 	log "baseline root built in $((SECONDS - t)) s"
 fi
+exec 8>&-
 
 rm_tree "$run"
 rm -f "$img"
