@@ -4,7 +4,8 @@
 # Guest side of tools/testing/vm/kselftest.sh: load a zram driver and run
 # the installed zram kselftests with the kernel's own runner,
 #   ZRAM_DRIVER=DRIVER DIR/run_kselftest.sh -c zram
-# keeping its TAP in /out/kselftest.tap for the host to judge.
+# keeping its TAP in /out/kselftest.tap for the host to judge; on the
+# console each test's result line also gives the test's time.
 #
 # Usage: kselftest.sh stock|ours DIR
 #   DIR is the INSTALL_PATH of "make -C tools/testing/selftests install".
@@ -46,8 +47,30 @@ if [ -n "${TESTS:-}" ]; then
 fi
 [ -z "${KSFT_TIMEOUT:-}" ] || opts+=(-o "$KSFT_TIMEOUT")
 say "ZRAM_DRIVER=$driver $dir/run_kselftest.sh ${opts[*]}"
+# with_times: copies the runner's lines, with the test's wall time after
+# the name in each test's result line, "(Ns)", as run_all.sh prints it
+# (the TAP file keeps the runner's lines as they are)
+with_times() {
+	local line secs start=$SECONDS
+
+	while IFS= read -r line; do
+		case $line in
+		'# selftests: zram: '*) start=$SECONDS ;;
+		'ok '*' selftests: zram: '* | 'not ok '*' selftests: zram: '*)
+			secs="($((SECONDS - start))s)"
+			case $line in
+			*' # '*) line="${line%% # *} $secs # ${line#* # }" ;;
+			*) line="$line $secs" ;;
+			esac
+			;;
+		esac
+		printf '%s\n' "$line"
+	done
+}
+
 # the tests read ZRAM_DRIVER (which driver's behaviour to expect)
-ZRAM_DRIVER=$driver "$dir/run_kselftest.sh" "${opts[@]}" 2>&1 | tee /out/kselftest.tap
+ZRAM_DRIVER=$driver "$dir/run_kselftest.sh" "${opts[@]}" 2>&1 |
+	tee /out/kselftest.tap | with_times
 
 rc=0
 if [ "$(zram_id)" != "$loaded" ]; then
