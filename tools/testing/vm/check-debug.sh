@@ -41,13 +41,13 @@
 # OUT/main-<driver>/
 # The tests whose assertions do not depend on the volume of their data,
 # or on how often they repeat a race, move a third of it here
-# (ZRAM_TEST_SCALE=3; run_all.sh names them): e.g. the io_uring verify
-# cycles (zram_nowait_05, zram_packed_03) 16M each instead of 48M on an
-# 85 MiB device instead of 256, the swap workloads of zram_swap_01 and
-# zram_swap_02 32 and 21 MiB instead of 96 and 64, 33 rounds of
-# zram_hotremove_01 instead of 100. The debug kernel is there to catch
-# locking and memory faults, which do not need the volume. The Debian
-# kernel's suite still runs them at full size.
+# (ZRAM_TEST_SCALE=3; run_all.sh names them): e.g. an 85 MiB device
+# instead of 256 for the io_uring verify cycles, and in zram_nowait_05
+# and zram_packed_03 8M a cycle (ZRAM_URING_SIZE) instead of 48M, the
+# swap workloads of zram_swap_01 and zram_swap_02 32 and 21 MiB instead
+# of 96 and 64, 33 rounds of zram_hotremove_01 instead of 100. The debug
+# kernel is there to catch locking and memory faults, which do not need
+# the volume. The Debian kernel's suite still runs them at full size.
 # The main job copies 26 MiB here (CHECK_DEBUG_MAIN_MIB="20 6": sources,
 # compressed modules) instead of make run's 220 MiB: the same file types
 # and paths (small and large files, huge and packed slots, writeback of
@@ -155,7 +155,8 @@ run_suite() {
 		--env ZRAM_SPLAT_DIR=/out/splats --env "ZRAM_TEST_TIMEOUT=$test_timeout" \
 		--env "ZRAM_KMEMLEAK_CANARY=$canary" \
 		--env "ZRAM_KMEMLEAK_EACH=${ZRAM_KMEMLEAK_EACH:-0}" \
-		--env ZRAM_TEST_SCALE=3 --env ZRAM_UPSTREAM_TIMEOUT=900 \
+		--env ZRAM_TEST_SCALE=3 --env ZRAM_URING_SIZE=8M \
+		--env ZRAM_UPSTREAM_TIMEOUT=900 \
 		--env ZRAM_UPSTREAM_DIR=/repo/.cache/linux-source/tools/testing/selftests/zram \
 		-- /repo/tools/testing/vm/guest/from-tmpfs.sh \
 		/repo/tools/testing/selftests/zram/run_all.sh "$driver" "${lane_list[@]}" \
