@@ -57,7 +57,7 @@ rm -rf "$dir/src"
 mkdir -p "$dir/src"
 (cd "$dir/src" && apt-get "${apt_opts[@]}" source --download-only fio >&2) ||
 	vm_die "apt-get source fio failed"
-tarballs=("$dir"/src/fio_*.orig.tar.*)
+tarballs=("$dir"/src/fio_*.orig.tar.[gx]z)
 [ -e "${tarballs[0]}" ] || vm_die "no fio orig tarball in $dir/src"
 tar -xf "${tarballs[0]}" -C "$dir/src"
 build=("$dir"/src/fio-*/)
@@ -69,7 +69,9 @@ vm_log "fio for the guest: building $(basename "${build[0]}")"
 	vm_die "fio build failed (log: $dir/build.log)"
 "${build[0]}/fio" --enghelp | grep -qw libaio ||
 	vm_die "fio built without its libaio engine (log: $dir/build.log)"
-rm -rf "$dest"
+# the builds of earlier keys are not used again
+rm -rf "$dest" "$dir"/*/fio
+find "$dir" -mindepth 1 -maxdepth 1 -type d -empty -delete
 mkdir -p "$dest"
 cp "${build[0]}/fio" "$dest/fio"
 rm -rf "$dir/src"
