@@ -36,8 +36,9 @@
 #   zram_nowait_05, zram_packed_03 and zram_nowait_06 and their device,
 #   the swap workloads of zram_swap_01 and zram_swap_02 (and the latter's
 #   writeback budgets), the regions of zram_inject_03 and zram_inject_05,
-#   the devices of zram_data_01 and zram_nowait_01, the rounds of
-#   zram_hotremove_01 and zram_inject_06, the passes of zram_packed_13).
+#   the devices of zram_data_01 and zram_nowait_01, the file tree of
+#   zram_data_02, the rounds of zram_hotremove_01 and zram_inject_06, the
+#   passes of zram_packed_13).
 #   Default 1.
 #   ZRAM_URING_SIZE: bytes per io_uring verify cycle (fio syntax, default
 #   48M scaled by ZRAM_TEST_SCALE).

@@ -24,16 +24,18 @@ echo "$NULLB" >"$ZRAM_SYS/backing_dev"
 zram_init 128M || ktap_bail "cannot set disksize"
 zram_mount_ext4 "$ZRAM_DEV" "$mnt" mkfs || ktap_bail "cannot make/mount ext4"
 
-# up to ~40 MiB of real files
+# up to 40 MiB of real files (zram_scaled), these scripts first: the
+# changes below edit them
 src=()
-for d in /usr/lib/modules /usr/bin /usr/sbin /repo/tools /usr/lib/x86_64-linux-gnu \
-	/usr/share; do
+for d in "$(cd "$zram_lib_dir" && pwd)" /usr/lib/modules /usr/bin /usr/sbin \
+	/usr/lib/x86_64-linux-gnu /usr/share; do
 	[ -d "$d" ] && src+=("$d")
 done
+max_mb=$(zram_scaled 40 12)
 mkdir "$mnt/tree"
 for d in "${src[@]}"; do
 	used=$(du -sm "$mnt/tree" | cut -f1)
-	[ "$(du -sm "$d" | cut -f1)" -le $((40 - used)) ] || continue
+	[ "$(du -sm "$d" | cut -f1)" -le $((max_mb - used)) ] || continue
 	mkdir -p "$mnt/tree/$d"
 	cp -a "$d/." "$mnt/tree/$d/" 2>/dev/null
 done
