@@ -111,7 +111,7 @@ else
 	ktap_eq "that writeback ends with EIO" "$r" EIO
 fi
 
-# a new limit while failing writes are in flight: 64 idle slots go in
+# a new limit while failing writes are in flight: 16 idle slots go in
 # bios that fail after 2 s (dm-delay over dm-error); the limit is set to 5
 # before they fail. Their budget was debited from the old limit and must
 # not be credited to the new one, which stays 5. Stock 6.12 waits for
@@ -126,7 +126,7 @@ elif ! command -v dmsetup >/dev/null || ! modprobe dm-delay >/dev/null 2>&1 ||
 	ktap_skip "$desc: EIO" "no dm-delay over dm-error"
 	ktap_skip "$desc: stays as written" "no dm-delay over dm-error"
 else
-	setup "$DM" 64 || ktap_bail "setup failed"
+	setup "$DM" 16 || ktap_bail "setup failed"
 	echo 4 >"$ZRAM_SYS/writeback_batch_size"
 	echo 1 >"$ZRAM_SYS/writeback_limit_enable"
 	echo 100000 >"$ZRAM_SYS/writeback_limit"
