@@ -39,7 +39,7 @@ UNIT := tools/testing/zram-unit
 
 .PHONY: all deps kernel module module-nocomp sparse checkpatch shellcheck comment-share check-vm-ours \
 	selftests-list unit helpers \
-	check check-host host-checks check-vm check-debug check-debug-ours debug-kernel debug-module \
+	check check-host check-vm check-debug check-debug-ours debug-kernel debug-module \
 	kselftest fresh-check run bench series-deps series series-check \
 	check-6.12 dkms-check clean
 
@@ -82,10 +82,8 @@ unit: deps
 helpers: deps
 	$(TIER) helpers -- $(MAKE) -B -C $(SELFTESTS) all CFLAGS="-O2 -Wall -Wextra -Werror"
 
-# the host checks that neither build nor replace what the VMs load
-HOST_CHECKS := module-nocomp sparse checkpatch shellcheck comment-share selftests-list \
-	unit series-check
-check-host: module helpers $(HOST_CHECKS)
+check-host: module module-nocomp sparse checkpatch shellcheck comment-share selftests-list \
+	unit helpers series-check
 
 check-vm: $(VM_MODULE) helpers
 	$(VM)/vm-check.sh
@@ -114,23 +112,17 @@ check-debug-ours: debug-module helpers
 check-vm-ours: $(VM_MODULE) helpers
 	ZRAM=ours $(TIER) check-vm-ours -- $(VM)/vm-check.sh
 
-# Once ours and the helpers are built, check-vm-ours, check-debug-ours
-# (which builds the debug kernel first when it is not cached) and the
-# other host checks, one after another, run side by side (-j3; -k so that
-# one failing does not stop the others): three VMs share both cores, and
-# the main job on the debug kernel starts when the first debug lane ends.
-# With stock's debug suite beside them as well, CI once ran past its 90
-# minutes (the try of 2026-12-02).
+# After the host checks, check-vm-ours runs beside check-debug-ours (-j2;
+# -k so that one failing does not stop the other): three VMs share both
+# cores, and the main job on the debug kernel starts when the first debug
+# lane ends. With stock's debug suite beside them as well, CI once ran
+# past its 90 minutes (the try of 2026-12-02).
 check:
 	@tools/build/tier.sh start
-	@$(MAKE) --no-print-directory module helpers && \
-		$(MAKE) --no-print-directory -j3 -k check-vm-ours check-debug-ours host-checks; \
+	@$(MAKE) --no-print-directory check-host && \
+		$(MAKE) --no-print-directory -j2 -k check-vm-ours check-debug-ours; \
 		rc=$$?; echo; echo "[check] each tier: its time, tests and assertions"; \
 		tools/build/tier.sh table; echo "$(CHECK_6_12_NOTE)"; exit $$rc
-
-# make check's host checks, one after another beside the VMs
-host-checks:
-	@$(MAKE) --no-print-directory -j1 -k $(HOST_CHECKS)
 
 # The 6.12 LTS tier: ours built for Debian's 6.12 through the compat header
 # (W=1), the main job on ours and on stock 6.12, the swap job, and one
