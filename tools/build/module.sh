@@ -18,8 +18,6 @@
 # config asks, although Debian's kernels have the option off. With
 # ZRAM_MULTI_COMP=n it is left out, and the module is built from a copy of
 # the sources in .cache/nocomp/zram (.cache/k6.12/nocomp/zram for 6.12).
-# With C=1 or C=2 (sparse) on Debian's 7.3 it is built from a copy in
-# .cache/sparse/zram, so drivers/block/zram/zram.ko stays as it was.
 #
 # Usage: [ZRAM_KERNEL=debian|debian-6.12|debug] [ZRAM_MULTI_COMP=n]
 #        tools/build/module.sh [C=1]
@@ -49,12 +47,6 @@ debian)
 	if [ "${ZRAM_MULTI_COMP:-y}" = n ]; then
 		mdir=$top/.cache/nocomp/zram
 		log=$top/.cache/nocomp/module-build.log
-		copy_sources "$mdir"
-	elif [[ " $* " == *" C="[12]" "* ]]; then
-		# a sparse build must not relink the zram.ko that VMs beside it
-		# load: make check runs it while the suites run
-		mdir=$top/.cache/sparse/zram
-		log=$top/.cache/sparse/module-build.log
 		copy_sources "$mdir"
 	fi
 	;;
