@@ -155,7 +155,8 @@ run_suite() {
 	mapfile -t lane_list < <(lane_tests "$3")
 	start=$(date +%s)
 	"$vm_dir/run.sh" --quiet --out "$out" --timeout "$vm_timeout" \
-		--mem 2G --append zkmemleak=0 --env ZRAM_SPLAT_DIR=/out/splats --env "ZRAM_TEST_TIMEOUT=$test_timeout" \
+		--mem 2G --append zkmemleak=0 \
+		--env ZRAM_SPLAT_DIR=/out/splats --env "ZRAM_TEST_TIMEOUT=$test_timeout" \
 		--env "ZRAM_KMEMLEAK_CANARY=$canary" \
 		--env "ZRAM_KMEMLEAK_EACH=${ZRAM_KMEMLEAK_EACH:-0}" \
 		--env ZRAM_TEST_SCALE=3 --env ZRAM_URING_SIZE=8M \
