@@ -155,7 +155,7 @@ struct zram_table_entry {
 /* In pages unless noted; atomics read without a lock, so values may mix. */
 struct zram_stats {
 	atomic64_t compr_data_size;	/* bytes held in zsmalloc objects */
-	atomic64_t failed_reads;	/* read bios ended with an error */
+	atomic64_t failed_reads;	/* failed read bios, failed backing reads */
 	atomic64_t failed_writes;	/* write bios ended with an error */
 	atomic64_t notify_free;		/* swap free notifications, discards */
 	atomic64_t same_pages;		/* slots stored as ZRAM_SAME */

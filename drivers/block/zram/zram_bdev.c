@@ -323,6 +323,18 @@ static void zram_bdev_read_unpin(struct zram *zram, int pin)
 
 static void zram_bdev_read_end_io(struct bio *bio);
 
+/*
+ * A backing read failed after its step returned 0: @parent ends with
+ * @status, and failed_reads counts the slot (the step did not).
+ */
+static void zram_bdev_read_failed(struct zram *zram, struct bio *parent,
+				  blk_status_t status)
+{
+	atomic64_inc(&zram->stats.failed_reads);
+	if (!parent->bi_status)
+		parent->bi_status = status;
+}
+
 static struct zram_bdev_part zram_bdev_page_part(struct page *page,
 						 unsigned long block)
 {
@@ -377,8 +389,8 @@ static void zram_bdev_read_end_io(struct bio *bio)
 	}
 	/* For sparse: the pin zram_bdev_read_async() handed over. */
 	__acquire(&rbio->zram->backing.read_srcu);
-	if (bio->bi_status && !parent->bi_status)
-		parent->bi_status = bio->bi_status;
+	if (status)
+		zram_bdev_read_failed(rbio->zram, parent, status);
 	zram_bdev_read_unpin(rbio->zram, rbio->pin);
 	bio_put(bio);
 	bio_endio(parent);
@@ -433,8 +445,8 @@ static void zram_bdev_pread_done(struct zram_bdev_pread *pr)
 			status = BLK_STS_IOERR;
 		flush_dcache_page(pr->page);
 	}
-	if (status && !parent->bi_status)
-		parent->bi_status = status;
+	if (status)
+		zram_bdev_read_failed(pr->zram, parent, status);
 	kfree(pr->buf);
 	/* For sparse: the pin zram_bdev_read_packed_async() handed over. */
 	__acquire(&pr->zram->backing.read_srcu);
