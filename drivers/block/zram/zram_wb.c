@@ -16,6 +16,7 @@
 #include <linux/gfp.h>
 #include <linux/list.h>
 #include <linux/mm.h>
+#include <linux/sched/signal.h>
 #include <linux/slab.h>
 #include <linux/wait.h>
 
@@ -306,13 +307,21 @@ out_put_req:
 	zram_wb_put_req(ctl, req);
 }
 
+/* False once the writeback must stop; a killed writer stops with -EINTR. */
+static bool zram_wb_go_on(struct zram_wb_ctl *ctl)
+{
+	if (!ctl->stop_err && fatal_signal_pending(current))
+		ctl->stop_err = -EINTR;
+	return !ctl->stop_err;
+}
+
 static void zram_wb_write_selected(struct zram_wb_ctl *ctl, unsigned int mode)
 {
 	struct blk_plug plug;
 
 	lockdep_assert_held(&ctl->zram->pp_lock);
 	blk_start_plug(&plug);
-	while (ctl->next < ctl->nr_selected && !ctl->stop_err)
+	while (ctl->next < ctl->nr_selected && zram_wb_go_on(ctl))
 		zram_wb_write_one(ctl, mode);
 	blk_finish_plug(&plug);
 	zram_wb_unselect_rest(ctl);
@@ -525,7 +534,7 @@ static void zram_wb_run_range(struct zram_wb_ctl *ctl,
 	unsigned long index = range->lo;
 
 	lockdep_assert_held(&ctl->zram->pp_lock);
-	while (index < range->hi && !ctl->stop_err) {
+	while (index < range->hi && zram_wb_go_on(ctl)) {
 		index = zram_wb_select(ctl, range->mode, index, range->hi);
 		zram_wb_write_selected(ctl, range->mode);
 		cond_resched();
@@ -542,7 +551,8 @@ static void zram_wb_run_range(struct zram_wb_ctl *ctl,
  * initialized); sleeps.
  * Return: 0; -EIO when a bio failed (the other slots were still written),
  * else -EIO when writeback_limit stopped it with a selected slot left,
- * -ENOSPC when the backing device is full, or -ENOMEM.
+ * -ENOSPC when the backing device is full, -ENOMEM, or -EINTR when the
+ * writer was killed (it stops once the requests in flight are committed).
  */
 int zram_wb_run(struct zram *zram, const struct zram_wb_range *ranges,
 		int nr_ranges)
