@@ -195,16 +195,30 @@ static __always_inline int zram_bio_step(struct zram *zram, struct bio *bio,
 	return ret;
 }
 
-/* Returns 0, or the errno of the step at @iter that failed. */
+/*
+ * Slots a REQ_NOWAIT discard or write-zeroes bio frees before a worker,
+ * which may reschedule, frees the rest (such a bio may span 4 GiB).
+ */
+#define ZRAM_BIO_NOWAIT_FREES	256
+
+/*
+ * Returns 0, or the errno of the step at @iter that failed; -EAGAIN too
+ * when a REQ_NOWAIT bio without data has taken ZRAM_BIO_NOWAIT_FREES steps.
+ */
 static int zram_bio_serve(struct zram *zram, struct bio *bio,
 			  struct bvec_iter *iter, bool nowait)
 {
+	unsigned int budget = ZRAM_BIO_NOWAIT_FREES;
 	int ret;
 
 	while (iter->bi_size) {
+		if (nowait && !bio_has_data(bio) && !budget--)
+			return -EAGAIN;
 		ret = zram_bio_step(zram, bio, iter, nowait);
 		if (ret)
 			return ret;
+		if (!nowait)
+			cond_resched();
 	}
 	return 0;
 }
