@@ -130,7 +130,7 @@ check:
 # packed, nowait, recompression; discards that reschedule, which 7.x on
 # x86 cannot show) through the kernel's runner.
 CHECK_6_12_TESTS := zram_wb_02.sh zram_wb_08.sh zram_stat_01.sh zram_packed_01.sh \
-	zram_nowait_01.sh zram_recomp_01.sh zram_data_05.sh
+	zram_nowait_01.sh zram_nowait_14.sh zram_recomp_01.sh zram_data_05.sh
 CHECK_6_12_NOTE := [check] not run: the 6.12 LTS tier (CI's 90 minutes \
 	have no room for it); run it with make check-6.12
 check-6.12: deps

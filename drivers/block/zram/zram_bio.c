@@ -6,6 +6,7 @@
 #include <linux/bio.h>
 #include <linux/blkdev.h>
 #include <linux/highmem.h>
+#include <linux/sched.h>
 #include <linux/slab.h>
 #include <linux/workqueue.h>
 
@@ -138,7 +139,12 @@ static int zram_bvec_discard(struct zram *zram, u32 index, u32 offset,
 /*
  * Nowait contract: a REQ_NOWAIT bio ends with BLK_STS_AGAIN only before its
  * first step and accounting (a step that would block does nothing); after
- * one, a blocking worker serves the steps left.
+ * one, a blocking worker serves the steps left. A kernel thread's
+ * REQ_NOWAIT bio is served blocking: it was held back on its way (by
+ * blk-throttle, whose worker submits it), its submitter has waited already,
+ * and an AGAIN now could reach the application (6.12's io_uring does not
+ * reissue it, a synchronous RWF_NOWAIT caller gets it). io_uring's own
+ * threads are not kernel threads.
  */
 
 /* Finishes started REQ_NOWAIT bios: WQ_MEM_RECLAIM, as they must end. */
@@ -304,7 +310,8 @@ static void zram_submit_bio_nowait(struct zram *zram, struct bio *bio)
  * zram_submit_bio() - serve a bio
  * @bio: read, write, discard or write-zeroes bio
  *
- * Context: task context; sleeps unless REQ_NOWAIT, see the nowait contract.
+ * Context: task context; may sleep unless REQ_NOWAIT outside a kernel
+ * thread, see the nowait contract.
  */
 void zram_submit_bio(struct bio *bio)
 {
@@ -324,7 +331,7 @@ void zram_submit_bio(struct bio *bio)
 		bio_endio(bio);
 		return;
 	}
-	if (bio->bi_opf & REQ_NOWAIT) {
+	if ((bio->bi_opf & REQ_NOWAIT) && !(current->flags & PF_KTHREAD)) {
 		zram_submit_bio_nowait(zram, bio);
 		return;
 	}

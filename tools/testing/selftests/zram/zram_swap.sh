@@ -66,11 +66,11 @@ zram_swap_used_pages() {
 	awk -v d="$1" '$1 == d { print int($4 / 4) } END { }' /proc/swaps
 }
 
-# zram_require_memcg: the cgroup v2 hierarchy (mounted on /sys/fs/cgroup
-# when it is not mounted yet) with the memory controller enabled for
+# zram_require_cgroup CONTROLLER: the cgroup v2 hierarchy (mounted on
+# /sys/fs/cgroup when it is not mounted yet) with CONTROLLER enabled for
 # children; sets CGROUP_ROOT.
 CGROUP_ROOT=''
-zram_require_memcg() {
+zram_require_cgroup() {
 	local root
 
 	root=$(awk '$3 == "cgroup2" { print $2; exit }' /proc/mounts)
@@ -79,11 +79,16 @@ zram_require_memcg() {
 		mkdir -p "$root" && mount -t cgroup2 cgroup2 "$root" || return 1
 		zram_defer umount "$root"
 	fi
-	grep -qw memory "$root/cgroup.controllers" || return 1
-	if ! grep -qw memory "$root/cgroup.subtree_control"; then
-		echo +memory >"$root/cgroup.subtree_control" || return 1
+	grep -qw "$1" "$root/cgroup.controllers" || return 1
+	if ! grep -qw "$1" "$root/cgroup.subtree_control"; then
+		echo "+$1" >"$root/cgroup.subtree_control" || return 1
 	fi
 	CGROUP_ROOT=$root
+}
+
+# zram_require_memcg: zram_require_cgroup memory
+zram_require_memcg() {
+	zram_require_cgroup memory
 }
 
 # zram_memcg LIMIT_MB: a new child cgroup with memory.max LIMIT_MB; sets
