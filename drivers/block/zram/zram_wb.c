@@ -240,6 +240,7 @@ static void zram_wb_submit(struct zram_wb_ctl *ctl, struct zram_wb_req *req)
 		req->nr_bios++;
 	req->status = BLK_STS_OK;
 	atomic_set(&req->pending, req->nr_bios);
+	atomic_set(&req->written, 0);
 	atomic64_add(req->nr_bios, req->folio ? &stats->wb_bios_large_folio :
 						&stats->wb_bios_order0_folios);
 
@@ -327,6 +328,18 @@ static void zram_wb_write_selected(struct zram_wb_ctl *ctl, unsigned int mode)
 	zram_wb_unselect_rest(ctl);
 }
 
+/* Blocks of a completed writeback bio (its iterator may be used up). */
+static unsigned int zram_wb_bio_blocks(struct bio *bio)
+{
+	struct bio_vec *bv;
+	unsigned int bytes = 0;
+	int i;
+
+	bio_for_each_bvec_all(bv, bio, i)
+		bytes += bv->bv_len;
+	return bytes >> PAGE_SHIFT;
+}
+
 /* Any context, hard irq too: only queues the request for the writer. */
 static void zram_wb_end_io(struct bio *bio)
 {
@@ -337,6 +350,8 @@ static void zram_wb_end_io(struct bio *bio)
 	/* Two bios may fail at once: either error will do. */
 	if (bio->bi_status)
 		WRITE_ONCE(req->status, bio->bi_status);
+	else
+		atomic_add(zram_wb_bio_blocks(bio), &req->written);
 	bio_put(bio);
 	if (!atomic_dec_and_test(&req->pending))
 		return;
@@ -347,18 +362,24 @@ static void zram_wb_end_io(struct bio *bio)
 	spin_unlock_irqrestore(&ctl->lock, flags);
 }
 
-/* Slots stay in RAM; blocks no slot pointed to are released at once. */
+/*
+ * Slots stay in RAM; blocks no slot pointed to are released at once. The
+ * blocks its good bios wrote count in bd_writes and keep their budget.
+ */
 static void zram_wb_fail_req(struct zram_wb_ctl *ctl, struct zram_wb_req *req)
 {
 	unsigned long *bitmap = ctl->zram->backing.bitmap;
+	unsigned int i, written = atomic_read(&req->written);
 	struct zram_wb *wb = &ctl->zram->wb;
-	unsigned int i;
 
 	for (i = 0; i < req->nr_objs; i++)
 		zram_slot_wb_unselect(ctl->zram, req->objs[i].index);
 	for (i = 0; i < req->nr_blocks; i++)
 		zram_extent_release(bitmap, req->blocks[i], 1);
-	zram_wb_limit_give(wb, req->nr_debited, req->limit_gen);
+	atomic64_add(written, &ctl->zram->stats.bd_writes);
+	if (req->nr_debited)
+		zram_wb_limit_give(wb, req->nr_debited - written,
+				   req->limit_gen);
 	ctl->io_error = true;
 }
 

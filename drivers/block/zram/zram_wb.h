@@ -34,8 +34,8 @@ struct zram;
  * @limit_lock: guards @limit_enable, @limit and @limit_gen; process context
  * @limit_enable: writeback_limit is enforced
  * @limit: remaining writeback budget, 4 KiB units
- * @limit_gen: bumped on every store to @limit or @limit_enable, so budget
- *	a writeback gives back never lands in a newer budget
+ * @limit_gen: bumped on every store that changes @limit or @limit_enable,
+ *	so budget a writeback gives back never lands in a newer budget
  * @batch_size: writeback_batch_size, pages in flight per writeback;
  *	WRITE_ONCE() by the store, sampled once by each writeback
  * @max_bio_pages: most pages per writeback bio (debugfs); sampled likewise

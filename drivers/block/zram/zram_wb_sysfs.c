@@ -168,7 +168,10 @@ enum zram_wb_limit_field {
 	ZRAM_WB_LIMIT_PAGES,
 };
 
-/* Bumps limit_gen: a running writeback gives nothing back to a new budget. */
+/*
+ * A new value bumps limit_gen: a running writeback gives nothing back to a
+ * new budget. The value it holds already changes nothing.
+ */
 static ssize_t zram_wb_limit_store(struct device *dev, const char *buf,
 				   size_t len, enum zram_wb_limit_field field)
 {
@@ -179,13 +182,19 @@ static ssize_t zram_wb_limit_store(struct device *dev, const char *buf,
 	if (kstrtoull(buf, 10, &val))
 		return -EINVAL;
 	guard(rwsem_read)(&zram->init_lock);
-	spin_lock(&wb->limit_lock);
-	if (field == ZRAM_WB_LIMIT_ENABLE)
-		wb->limit_enable = val;
-	else	/* whole pages: a page is written whole */
-		wb->limit = rounddown(val, ZRAM_WB_UNITS_PER_PAGE);
+	guard(spinlock)(&wb->limit_lock);
+	if (field == ZRAM_WB_LIMIT_ENABLE) {
+		if (wb->limit_enable == !!val)
+			return len;
+		wb->limit_enable = !!val;
+	} else {
+		/* whole pages: a page is written whole */
+		val = rounddown(val, ZRAM_WB_UNITS_PER_PAGE);
+		if (wb->limit == val)
+			return len;
+		wb->limit = val;
+	}
 	wb->limit_gen++;
-	spin_unlock(&wb->limit_lock);
 	return len;
 }
 

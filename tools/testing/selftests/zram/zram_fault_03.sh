@@ -6,16 +6,17 @@
 # timer) is filled, then every other slot is discarded, so the free
 # blocks are single holes. Then one block in every 32 fails its writes
 # (dm error target) while the others work, and new idle slots are written
-# back into the holes. Whole pages: a request is one run of adjacent
-# blocks, here one block, and only those at failing blocks fail. Packed
-# objects (where the driver has compressed_writeback): an object runs on
-# from one hole into the next, so a request writes several holes, one bio
-# each, and failing and working bios of one request complete in any order
-# (an error at once, a good write later). Either way the writeback fails
+# back into the holes, whole pages and then packed objects (where the
+# driver has compressed_writeback; an object runs on from one hole into the
+# next). A request writes several holes, one bio each, and failing and
+# working bios of one request complete in any order (an error at once, a
+# good write later); its slots stay in RAM. Either way the writeback fails
 # with EIO and no slot whose block failed is recorded as written back:
 # everything reads back intact after drop_caches and bd_count matches the
-# slots on the backing device; once the device works, the writeback
-# succeeds, and discarding everything frees every block.
+# slots on the backing device; bd_writes grows by the blocks that reached
+# the null_blk (its own write statistics), also those of a request that
+# failed elsewhere; once the device works, the writeback succeeds, and
+# discarding everything frees every block.
 
 . "$(dirname "$0")/zram_lib.sh"
 
@@ -29,7 +30,7 @@ new=64
 pages=$((256 + new))
 sectors=2048
 
-ktap_plan 14
+ktap_plan 16
 
 # table BAD: the dm table: linear over the null_blk, with blocks 9, 41,
 # 73, ... (one in 32, all of them holes) failing when BAD is 1.
@@ -46,13 +47,21 @@ table() {
 	echo "$s $((sectors - s)) linear $NULLB $s"
 }
 
+# nullb_blocks_written: 4 KiB blocks the null_blk under $DM has written
+nullb_blocks_written() {
+	local st
+
+	read -r -a st <"/sys/block/$(basename "$NULLB")/stat"
+	echo $((st[6] / 8))
+}
+
 reload() {
 	dmsetup suspend "$DM_NAME" &&
 		table "$1" | dmsetup load "$DM_NAME" &&
 		dmsetup resume "$DM_NAME"
 }
 
-# mixed KIND: one run (7 results); KIND packed turns compressed_writeback
+# mixed KIND: one run (8 results); KIND packed turns compressed_writeback
 # on and writes half-compressible pages, so objects share blocks.
 mixed() {
 	local kind=$1 i r sum
@@ -81,9 +90,13 @@ mixed() {
 	sum=$(zram_read_all "$ZRAM_DEV" "$pages")
 	reload 1 || ktap_bail "cannot load the failing table"
 	echo all >"$ZRAM_SYS/idle"
+	writes=$(bd_writes)
+	reached=$(nullb_blocks_written)
 	r=$(zram_write "$ZRAM_SYS/writeback" idle)
 	ktap_info "$kind: writeback into the holes: $r, bd_stat $(bd_stat)"
 	ktap_eq "$kind: writeback with failing blocks among the holes -> EIO" "$r" EIO
+	ktap_eq "$kind: bd_writes grew by the blocks that reached the device" \
+		$(($(bd_writes) - writes)) $(($(nullb_blocks_written) - reached))
 	zram_drop_caches
 	ktap_eq "$kind: data intact" "$(zram_read_all "$ZRAM_DEV" "$pages")" "$sum"
 	ktap_check "$kind: bd_count == blocks the written-back slots hold" \
@@ -102,6 +115,6 @@ mixed whole
 if zram_attr_exists compressed_writeback; then
 	mixed packed
 else
-	ktap_skip_n 7 packed "no compressed_writeback (stock 6.12)"
+	ktap_skip_n 8 packed "no compressed_writeback (stock 6.12)"
 fi
 ktap_finish

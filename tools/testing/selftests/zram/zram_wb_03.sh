@@ -6,8 +6,9 @@
 # writeback fails with EIO; raising the limit lets writeback continue;
 # disabling it writes the rest. L in 1 3 31 32 33 1002, and per batch size when
 # writeback_batch_size exists. Concurrent limit updates are never exceeded,
-# and the budget of writes that fail after the limit was written again is
-# not given back to the new limit.
+# and the budget of writes that fail after a new limit was written is not
+# given back to it; writing the value the limit holds changes nothing, so
+# the budget of writes that fail afterwards is all given back.
 
 . "$(dirname "$0")/zram_lib.sh"
 
@@ -25,7 +26,7 @@ if zram_attr_exists writeback_batch_size; then
 	batches+=(1 4 32)
 fi
 
-ktap_plan $((${#batches[@]} * ${#limits[@]} + 4))
+ktap_plan $((${#batches[@]} * ${#limits[@]} + 5))
 
 # setup BDEV PAGES: fresh device state with PAGES idle compressible slots
 setup() {
@@ -116,16 +117,13 @@ fi
 # before they fail. Their budget was debited from the old limit and must
 # not be credited to the new one, which stays 5. Stock 6.12 waits for
 # each write in turn (2 s per page): skipped there.
-desc="a limit written while failing writes are in flight"
-if ! zram_attr_exists writeback_batch_size; then
-	ktap_skip "$desc: EIO" "one page at a time (stock 6.12)"
-	ktap_skip "$desc: stays as written" "one page at a time (stock 6.12)"
-elif ! command -v dmsetup >/dev/null || ! modprobe dm-delay >/dev/null 2>&1 ||
-	! zram_dm wb3err "0 32768 error" ||
-	! zram_dm wb3delay "0 32768 delay $DM 0 2000"; then
-	ktap_skip "$desc: EIO" "no dm-delay over dm-error"
-	ktap_skip "$desc: stays as written" "no dm-delay over dm-error"
-else
+# failing_writeback LIMIT: an idle writeback of 16 slots whose writes fail
+# after 2 s, batch 4, with the limit enabled at 100000; LIMIT is written
+# 0.5 s in ("same": the value it holds then). Sets r (its result) and
+# running (1 when it still ran after the write).
+failing_writeback() {
+	local limit=$1 wb_pid
+
 	setup "$DM" 16 || ktap_bail "setup failed"
 	echo 4 >"$ZRAM_SYS/writeback_batch_size"
 	echo 1 >"$ZRAM_SYS/writeback_limit_enable"
@@ -134,16 +132,36 @@ else
 	wb_pid=$!
 	zram_defer kill "$wb_pid"
 	sleep 0.5
-	echo 5 >"$ZRAM_SYS/writeback_limit"
+	[ "$limit" = same ] && limit=$(cat "$ZRAM_SYS/writeback_limit")
+	echo "$limit" >"$ZRAM_SYS/writeback_limit"
 	running=0
 	kill -0 "$wb_pid" 2>/dev/null && running=1
 	wait "$wb_pid"
 	r=$(cat /tmp/zram-wb3.$$)
 	rm -f /tmp/zram-wb3.$$
+}
+
+desc="a limit written while failing writes are in flight"
+same="the value the limit holds written while failing writes are in flight"
+if ! zram_attr_exists writeback_batch_size; then
+	ktap_skip "$desc: EIO" "one page at a time (stock 6.12)"
+	ktap_skip "$desc: stays as written" "one page at a time (stock 6.12)"
+	ktap_skip "$same: all credited back" "one page at a time (stock 6.12)"
+elif ! command -v dmsetup >/dev/null || ! modprobe dm-delay >/dev/null 2>&1 ||
+	! zram_dm wb3err "0 32768 error" ||
+	! zram_dm wb3delay "0 32768 delay $DM 0 2000"; then
+	ktap_skip "$desc: EIO" "no dm-delay over dm-error"
+	ktap_skip "$desc: stays as written" "no dm-delay over dm-error"
+	ktap_skip "$same: all credited back" "no dm-delay over dm-error"
+else
+	failing_writeback 5
 	ktap_info "$desc: writeback $r, still running when set: $running," \
 		"bd_stat $(bd_stat)"
 	ktap_eq "$desc: EIO, nothing written" "$r $(bd_count) $running" "EIO 0 1"
 	ktap_eq "$desc: stays as written" "$(cat "$ZRAM_SYS/writeback_limit")" 5
+	failing_writeback same
+	ktap_eq "$same: all credited back" \
+		"$r $running $(cat "$ZRAM_SYS/writeback_limit")" "EIO 1 100000"
 fi
 
 ktap_finish
