@@ -62,7 +62,11 @@ struct zram_bdev_pdone {
 
 static DEFINE_PER_CPU(struct zram_bdev_pdone, zram_bdev_pdone);
 
-/* Blocking reissues and synchronous reads for zram bios: WQ_MEM_RECLAIM. */
+/*
+ * Blocking reissues and synchronous reads for zram bios: WQ_MEM_RECLAIM.
+ * Their bios are throttled as the zram bio's cgroup: under memory pressure
+ * the rescuer runs them one at a time, so one may wait behind another's.
+ */
 static struct workqueue_struct *zram_bdev_read_wq;
 
 /* The name backing_dev shows: @path made absolute, symlinks followed. */
@@ -267,14 +271,26 @@ bool zram_bdev_harvest(struct zram *zram)
 	return true;
 }
 
+/*
+ * A backing read is charged to @orig's cgroup and has its I/O priority,
+ * also when a worker issues it.
+ */
+static void zram_bdev_read_inherit(struct bio *bio, struct bio *orig)
+{
+	bio_clone_blkg_association(bio, orig);
+	bio->bi_ioprio = orig->bi_ioprio;
+}
+
 static int zram_bdev_read_wait(struct block_device *bdev,
-			       const struct zram_bdev_part *part)
+			       const struct zram_bdev_part *part,
+			       struct bio *orig)
 {
 	struct bio_vec bvec;
 	struct bio bio;
 	int ret;
 
 	bio_init(&bio, bdev, &bvec, 1, REQ_OP_READ);
+	zram_bdev_read_inherit(&bio, orig);
 	bio.bi_iter.bi_sector = part->sector;
 	__bio_add_page(&bio, part->page, part->len, part->offset);
 	ret = submit_bio_wait(&bio);
@@ -286,6 +302,7 @@ struct zram_bdev_sync_read {
 	struct work_struct work;
 	struct block_device *bdev;
 	const struct zram_bdev_part *part;
+	struct bio *orig;
 	int error;
 };
 
@@ -294,20 +311,21 @@ static void zram_bdev_sync_read_fn(struct work_struct *work)
 	struct zram_bdev_sync_read *rd =
 		container_of(work, struct zram_bdev_sync_read, work);
 
-	rd->error = zram_bdev_read_wait(rd->bdev, rd->part);
+	rd->error = zram_bdev_read_wait(rd->bdev, rd->part, rd->orig);
 }
 
 /* In ->submit_bio, submit_bio() defers until we return: wait in a worker. */
 static int zram_bdev_read_sync(struct zram *zram,
-			       const struct zram_bdev_part *part)
+			       const struct zram_bdev_part *part, struct bio *orig)
 {
 	struct zram_bdev_sync_read rd = {
 		.bdev = zram->backing.bdev,
 		.part = part,
+		.orig = orig,
 	};
 
 	if (!current->bio_list)
-		return zram_bdev_read_wait(zram->backing.bdev, part);
+		return zram_bdev_read_wait(zram->backing.bdev, part, orig);
 	INIT_WORK_ONSTACK(&rd.work, zram_bdev_sync_read_fn);
 	queue_work(zram_bdev_read_wq, &rd.work);
 	flush_work(&rd.work);
@@ -362,6 +380,8 @@ static void zram_bdev_read_retry_fn(struct work_struct *work)
 		container_of(work, struct zram_bdev_rbio, retry);
 
 	bio_reset(&rbio->bio, rbio->zram->backing.bdev, REQ_OP_READ);
+	zram_bdev_read_inherit(&rbio->bio,
+			       rbio->parent ?: rbio->pread->parent);
 	zram_bdev_rbio_prep(rbio);
 	submit_bio(&rbio->bio);
 }
@@ -417,6 +437,7 @@ static int zram_bdev_read_async(struct zram *zram, struct page *page,
 		zram_bdev_read_unpin(zram, pin);
 		return nowait ? -EAGAIN : -ENOMEM;
 	}
+	zram_bdev_read_inherit(bio, parent);
 	rbio = container_of(bio, struct zram_bdev_rbio, bio);
 	rbio->zram = zram;
 	rbio->parent = parent;
@@ -566,6 +587,7 @@ static void zram_bdev_pread_rbio(struct zram_bdev_pread *pr,
 	rbio->parent = NULL;
 	rbio->pread = pr;
 	zram_bdev_pbuf_part(loc, sp, pr->buf, i, &rbio->part);
+	zram_bdev_read_inherit(&rbio->bio, pr->parent);
 	rbio->pin = 0;
 	INIT_WORK(&rbio->retry, zram_bdev_read_retry_fn);
 	zram_bdev_rbio_prep(rbio);
@@ -645,16 +667,18 @@ out_unpin:
 }
 
 static int zram_bdev_read_page_sync(struct zram *zram, struct page *page,
-				    const struct zram_bdev_loc *loc)
+				    const struct zram_bdev_loc *loc,
+				    struct bio *orig)
 {
 	struct zram_bdev_part part = zram_bdev_page_part(page, loc->block);
 
 	zram_bdev_count_read(zram, loc);
-	return zram_bdev_read_sync(zram, &part);
+	return zram_bdev_read_sync(zram, &part, orig);
 }
 
 static int zram_bdev_read_packed_sync(struct zram *zram, struct page *page,
-				      const struct zram_bdev_loc *loc)
+				      const struct zram_bdev_loc *loc,
+				      struct bio *orig)
 {
 	struct zram_bdev_pspan sp = zram_bdev_pspan_of(zram->backing.bdev, loc);
 	void *buf = zram_bdev_pbuf_alloc(&sp, GFP_NOIO);
@@ -667,7 +691,7 @@ static int zram_bdev_read_packed_sync(struct zram *zram, struct page *page,
 	zram_bdev_count_read(zram, loc);
 	for (i = 0; !ret && i < zram_bdev_loc_bios(loc); i++) {
 		zram_bdev_pbuf_part(loc, &sp, buf, i, &part);
-		ret = zram_bdev_read_sync(zram, &part);
+		ret = zram_bdev_read_sync(zram, &part, orig);
 	}
 	if (!ret)
 		ret = zram_obj_decompress(zram, buf + loc->offset - sp.start,
@@ -696,35 +720,37 @@ int zram_bdev_read_pin(struct zram *zram)
  * @page: destination page
  * @loc: the slot's location, read under the slot lock with @pin
  * @pin: from zram_bdev_read_pin(); dropped on every path
- * @parent: bio to chain the read to, or NULL to read synchronously
- * @nowait: REQ_NOWAIT, only with @parent: refuse rather than block
+ * @bio: the zram bio the read serves: its cgroup and I/O priority are the
+ *	read's
+ * @chain: chain the read to @bio, else read synchronously
+ * @nowait: REQ_NOWAIT, only with @chain: refuse rather than block
  *
  * Once submitted, a BLK_STS_AGAIN from the device is retried blocking.
  *
- * Context: with @parent, ->submit_bio's, sleeping only without @nowait;
+ * Context: with @chain, ->submit_bio's, sleeping only without @nowait;
  * else process context, sleeps.
- * Return: 0 (with @parent: submitted), -EAGAIN (@nowait; no side effect),
+ * Return: 0 (with @chain: submitted), -EAGAIN (@nowait; no side effect),
  * -ENOMEM, or the read's errno.
  */
 int zram_bdev_read(struct zram *zram, struct page *page,
-		   const struct zram_bdev_loc *loc, int pin, struct bio *parent,
-		   bool nowait)
+		   const struct zram_bdev_loc *loc, int pin, struct bio *bio,
+		   bool chain, bool nowait)
 	__releases(&zram->backing.read_srcu)
 {
 	bool whole = loc->len == PAGE_SIZE;
 	int ret;
 
-	if (parent && whole) {
-		ret = zram_bdev_read_async(zram, page, loc->block, pin, parent,
+	if (chain && whole) {
+		ret = zram_bdev_read_async(zram, page, loc->block, pin, bio,
 					   nowait);
-	} else if (parent) {
-		ret = zram_bdev_read_packed_async(zram, page, loc, pin, parent,
+	} else if (chain) {
+		ret = zram_bdev_read_packed_async(zram, page, loc, pin, bio,
 						  nowait);
 	} else {
 		if (whole)
-			ret = zram_bdev_read_page_sync(zram, page, loc);
+			ret = zram_bdev_read_page_sync(zram, page, loc, bio);
 		else
-			ret = zram_bdev_read_packed_sync(zram, page, loc);
+			ret = zram_bdev_read_packed_sync(zram, page, loc, bio);
 		zram_bdev_read_unpin(zram, pin);
 		return ret;
 	}

@@ -90,8 +90,8 @@ void zram_bdev_pack_hold(struct zram *zram, unsigned long block,
 			 unsigned int nr_objs, unsigned int bytes);
 int zram_bdev_read_pin(struct zram *zram);
 int zram_bdev_read(struct zram *zram, struct page *page,
-		   const struct zram_bdev_loc *loc, int pin, struct bio *parent,
-		   bool nowait);
+		   const struct zram_bdev_loc *loc, int pin, struct bio *bio,
+		   bool chain, bool nowait);
 
 #else /* CONFIG_ZRAM_WRITEBACK */
 
@@ -119,7 +119,7 @@ static inline int zram_bdev_read_pin(struct zram *zram)
 
 static inline int zram_bdev_read(struct zram *zram, struct page *page,
 				 const struct zram_bdev_loc *loc, int pin,
-				 struct bio *parent, bool nowait)
+				 struct bio *bio, bool chain, bool nowait)
 {
 	return -EIO;
 }

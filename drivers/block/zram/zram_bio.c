@@ -33,9 +33,12 @@ static int zram_write_page(struct zram *zram, struct page *page, u32 index,
 	return 0;
 }
 
-/* @access: clear the idle mark; false for a partial write's read. */
+/*
+ * @chain: a written-back slot's read is chained to @bio, else synchronous;
+ * @access: clear the idle mark; false for a partial write's read.
+ */
 static int zram_read_page(struct zram *zram, struct page *page, u32 index,
-			  struct bio *parent, bool nowait, bool access)
+			  struct bio *bio, bool chain, bool nowait, bool access)
 {
 	struct zram_bdev_loc loc;
 	int ret, pin;
@@ -49,7 +52,7 @@ static int zram_read_page(struct zram *zram, struct page *page, u32 index,
 		zram_slot_unlock(zram, index);
 		return ret;
 	}
-	if (nowait && !parent) {
+	if (nowait && !chain) {
 		zram_slot_unlock(zram, index);
 		return -EAGAIN;
 	}
@@ -57,7 +60,7 @@ static int zram_read_page(struct zram *zram, struct page *page, u32 index,
 	zram_slot_wb_loc(zram, index, &loc);
 	pin = zram_bdev_read_pin(zram);
 	zram_slot_unlock(zram, index);
-	ret = zram_bdev_read(zram, page, &loc, pin, parent, nowait);
+	ret = zram_bdev_read(zram, page, &loc, pin, bio, chain, nowait);
 	if (!ret && access)
 		zram_slot_record_read(zram, index, nowait);
 	return ret;
@@ -74,14 +77,15 @@ static bool zram_bvec_partial(const struct bio_vec *bv)
 }
 
 static int zram_bvec_read_partial(struct zram *zram, struct bio_vec *bv,
-				  u32 index, u32 offset, bool nowait)
+				  u32 index, u32 offset, struct bio *bio,
+				  bool nowait)
 {
 	struct page *page = alloc_page(zram_io_gfp(nowait));
 	int ret;
 
 	if (!page)
 		return nowait ? -EAGAIN : -ENOMEM;
-	ret = zram_read_page(zram, page, index, NULL, nowait, true);
+	ret = zram_read_page(zram, page, index, bio, false, nowait, true);
 	if (!ret)
 		memcpy_to_bvec(bv, page_address(page) + offset);
 	__free_page(page);
@@ -89,7 +93,8 @@ static int zram_bvec_read_partial(struct zram *zram, struct bio_vec *bv,
 }
 
 static int zram_bvec_write_partial(struct zram *zram, struct bio_vec *bv,
-				   u32 index, u32 offset, bool nowait)
+				   u32 index, u32 offset, struct bio *bio,
+				   bool nowait)
 {
 	struct page *page = alloc_page(zram_io_gfp(nowait));
 	int ret;
@@ -97,7 +102,7 @@ static int zram_bvec_write_partial(struct zram *zram, struct bio_vec *bv,
 	if (!page)
 		return nowait ? -EAGAIN : -ENOMEM;
 	/* Unlocked in between: concurrent partial writes may lose one. */
-	ret = zram_read_page(zram, page, index, NULL, nowait, false);
+	ret = zram_read_page(zram, page, index, bio, false, nowait, false);
 	if (!ret) {
 		memcpy_from_bvec(page_address(page) + offset, bv);
 		ret = zram_write_page(zram, page, index, nowait);
@@ -110,15 +115,18 @@ static int zram_bvec_read(struct zram *zram, struct bio_vec *bv, u32 index,
 			  u32 offset, struct bio *bio, bool nowait)
 {
 	if (zram_bvec_partial(bv))
-		return zram_bvec_read_partial(zram, bv, index, offset, nowait);
-	return zram_read_page(zram, bv->bv_page, index, bio, nowait, true);
+		return zram_bvec_read_partial(zram, bv, index, offset, bio,
+					      nowait);
+	return zram_read_page(zram, bv->bv_page, index, bio, true, nowait,
+			      true);
 }
 
 static int zram_bvec_write(struct zram *zram, struct bio_vec *bv, u32 index,
-			   u32 offset, bool nowait)
+			   u32 offset, struct bio *bio, bool nowait)
 {
 	if (zram_bvec_partial(bv))
-		return zram_bvec_write_partial(zram, bv, index, offset, nowait);
+		return zram_bvec_write_partial(zram, bv, index, offset, bio,
+					       nowait);
 	return zram_write_page(zram, bv->bv_page, index, nowait);
 }
 
@@ -190,7 +198,7 @@ static __always_inline int zram_bio_step(struct zram *zram, struct bio *bio,
 			flush_dcache_page(bv.bv_page);
 		break;
 	case REQ_OP_WRITE:
-		ret = zram_bvec_write(zram, &bv, index, offset, nowait);
+		ret = zram_bvec_write(zram, &bv, index, offset, bio, nowait);
 		break;
 	default:	/* discard, write-zeroes */
 		ret = zram_bvec_discard(zram, index, offset, bv.bv_len, nowait);

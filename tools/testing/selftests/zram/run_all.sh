@@ -102,6 +102,7 @@ declare -A stock_xfail=(
 	[zram_attr_04.sh]="6.12 accepts algorithm_params after init (newer upstream: EBUSY)"
 	[zram_wb_07.sh]="6.12: stats readers wait behind a reset queued behind a writeback"
 	[zram_algo_05.sh]="stock clears the parameters before reading dict=: a bad one drops level="
+	[zram_bdev_07.sh]="stock reads for partial I/O in a worker, charged to the root cgroup"
 	[zram_data_05.sh]="stock frees every slot of a discard bio without rescheduling"
 	[zram_wb_22.sh]="stock writeback cannot be killed: it writes on to its end"
 	[zram_algo_06.sh]="6.12 fails every lz4/lz4hc write with a dictionary longer than 64 KiB"
