@@ -222,11 +222,12 @@ static __always_inline int zram_bio_step(struct zram *zram, struct bio *bio,
 static int zram_bio_serve(struct zram *zram, struct bio *bio,
 			  struct bvec_iter *iter, bool nowait)
 {
+	bool budgeted = nowait && !bio_has_data(bio);
 	unsigned int budget = ZRAM_BIO_NOWAIT_FREES;
 	int ret;
 
 	while (iter->bi_size) {
-		if (nowait && !bio_has_data(bio) && !budget--)
+		if (budgeted && !budget--)
 			return -EAGAIN;
 		ret = zram_bio_step(zram, bio, iter, nowait);
 		if (ret)

@@ -240,7 +240,7 @@ static void zram_wb_submit(struct zram_wb_ctl *ctl, struct zram_wb_req *req)
 		req->nr_bios++;
 	req->status = BLK_STS_OK;
 	atomic_set(&req->pending, req->nr_bios);
-	atomic_set(&req->written, 0);
+	atomic_set(&req->failed, 0);
 	atomic64_add(req->nr_bios, req->folio ? &stats->wb_bios_large_folio :
 						&stats->wb_bios_order0_folios);
 
@@ -348,10 +348,10 @@ static void zram_wb_end_io(struct bio *bio)
 	unsigned long flags;
 
 	/* Two bios may fail at once: either error will do. */
-	if (bio->bi_status)
+	if (bio->bi_status) {
 		WRITE_ONCE(req->status, bio->bi_status);
-	else
-		atomic_add(zram_wb_bio_blocks(bio), &req->written);
+		atomic_add(zram_wb_bio_blocks(bio), &req->failed);
+	}
 	bio_put(bio);
 	if (!atomic_dec_and_test(&req->pending))
 		return;
@@ -369,17 +369,15 @@ static void zram_wb_end_io(struct bio *bio)
 static void zram_wb_fail_req(struct zram_wb_ctl *ctl, struct zram_wb_req *req)
 {
 	unsigned long *bitmap = ctl->zram->backing.bitmap;
-	unsigned int i, written = atomic_read(&req->written);
+	unsigned int i, failed = atomic_read(&req->failed);
 	struct zram_wb *wb = &ctl->zram->wb;
 
 	for (i = 0; i < req->nr_objs; i++)
 		zram_slot_wb_unselect(ctl->zram, req->objs[i].index);
 	for (i = 0; i < req->nr_blocks; i++)
 		zram_extent_release(bitmap, req->blocks[i], 1);
-	atomic64_add(written, &ctl->zram->stats.bd_writes);
-	if (req->nr_debited)
-		zram_wb_limit_give(wb, req->nr_debited - written,
-				   req->limit_gen);
+	atomic64_add(req->nr_blocks - failed, &ctl->zram->stats.bd_writes);
+	zram_wb_limit_give(wb, req->nr_debited ? failed : 0, req->limit_gen);
 	ctl->io_error = true;
 }
 

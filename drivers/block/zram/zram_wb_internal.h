@@ -47,7 +47,7 @@ struct zram_wb_obj {
  * @nr_debited: pages debited from writeback_limit
  * @limit_gen: zram_wb.limit_gen at the debit
  * @pending: bios in flight
- * @written: blocks of the bios that completed without an error
+ * @failed: blocks of the bios that completed with an error
  * @status: an error one of them completed with, else 0
  * @blocks: backing device block of each block of the sequence
  * @bufpg: buffer page written to each block of the sequence
@@ -66,7 +66,7 @@ struct zram_wb_req {
 	unsigned int nr_debited;
 	u64 limit_gen;
 	atomic_t pending;
-	atomic_t written;
+	atomic_t failed;
 	blk_status_t status;
 	unsigned long blocks[ZRAM_WB_MAX_BIO_PAGES];
 	u8 bufpg[ZRAM_WB_MAX_BIO_PAGES];
