@@ -24,9 +24,7 @@ zram_nullb 16 irqmode=2 completion_nsec=20000 ||
 	ktap_skip_all "cannot create a null_blk with timer completions"
 echo "$NULLB" >"$ZRAM_SYS/backing_dev" || ktap_skip_all "cannot set backing_dev"
 zram_init 16M || ktap_skip_all "cannot set disksize"
-cg=$CGROUP_ROOT/zram-selftest-rd-$$
-mkdir "$cg" || ktap_skip_all "cannot create a cgroup"
-zram_defer rmdir "$cg"
+zram_cgroup rd || ktap_skip_all "cannot create a cgroup"
 nullb_dev=$(cat "/sys/block/$(basename "$NULLB")/dev")
 
 # read_slot SLOT [FIO_OPTION...]: one 4 KiB O_DIRECT read of SLOT
@@ -44,15 +42,12 @@ cg_reads() {
 	awk -v d="$nullb_dev" '$1 == d {
 		for (i = 2; i <= NF; i++)
 			if ($i ~ /^rios=/) { sub(/rios=/, "", $i); print $i; exit }
-	}' "$cg/io.stat"
+	}' "$CG/io.stat"
 }
 
 # nullb_reads: read I/Os the null_blk completed
 nullb_reads() {
-	local st
-
-	read -r -a st <"/sys/block/$(basename "$NULLB")/stat"
-	echo "${st[0]}"
+	zram_disk_stat "$NULLB" 1
 }
 
 ktap_plan 5
@@ -65,7 +60,7 @@ ktap_eq "setup: 16 slots on the backing device" "$(bd_count)" 16
 reads=$(bd_reads)
 dev_reads=$(nullb_reads)
 (
-	echo "$BASHPID" >"$cg/cgroup.procs" || exit 1
+	echo "$BASHPID" >"$CG/cgroup.procs" || exit 1
 	for s in 0 1 2 3 4 5 6 7; do
 		read_slot "$s" || exit 1
 	done
@@ -81,7 +76,7 @@ ktap_eq "the 16 reads succeeded, bd_reads counts every backing read" \
 	"$rc $(($(bd_reads) - reads))" "0 $issued"
 ktap_check "every slot read from the backing device ($issued reads)" \
 	test "$issued" -ge 16
-ktap_info "io.stat: $(grep "^$nullb_dev " "$cg/io.stat")"
+ktap_info "io.stat: $(grep "^$nullb_dev " "$CG/io.stat")"
 ktap_eq "the reader's cgroup is charged with every backing read" \
 	"$(cg_reads)" "$issued"
 ktap_eq "data intact" "$(zram_read_all "$ZRAM_DEV" 16)" "$sum"

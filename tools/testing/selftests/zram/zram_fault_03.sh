@@ -49,10 +49,7 @@ table() {
 
 # nullb_blocks_written: 4 KiB blocks the null_blk under $DM has written
 nullb_blocks_written() {
-	local st
-
-	read -r -a st <"/sys/block/$(basename "$NULLB")/stat"
-	echo $((st[6] / 8))
+	echo $(($(zram_disk_stat "$NULLB" 7) / 8))
 }
 
 reload() {

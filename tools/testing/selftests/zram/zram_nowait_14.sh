@@ -29,9 +29,7 @@ zram_require_nullb
 zram_require_dm
 zram_require_cgroup io || ktap_skip_all "no cgroup v2 io controller"
 modprobe dm-delay >/dev/null 2>&1
-work=$(mktemp -d /tmp/zram-nw14.XXXXXX) || ktap_skip_all "no /tmp"
-zram_defer rm -rf "$work"
-json=$work/fio.json
+zram_pv_init
 
 zram_nullb 16 irqmode=2 completion_nsec=200000 ||
 	ktap_skip_all "cannot create a null_blk with timer completions"
@@ -43,23 +41,15 @@ echo "$DM" >"$ZRAM_SYS/backing_dev" || ktap_skip_all "cannot set backing_dev"
 zram_init 16M || ktap_skip_all "cannot set disksize"
 zram_require_fio_uring "$ZRAM_DEV"
 
-cg=$CGROUP_ROOT/zram-selftest-io-$$
-mkdir "$cg" || ktap_skip_all "cannot create a cgroup"
-zram_defer rmdir "$cg"
-echo "$(cat "$ZRAM_SYS/dev") riops=$RIOPS" >"$cg/io.max" ||
+zram_cgroup io || ktap_skip_all "cannot create a cgroup"
+echo "$(cat "$ZRAM_SYS/dev") riops=$RIOPS" >"$CG/io.max" ||
 	ktap_skip_all "cannot set io.max (no CONFIG_BLK_DEV_THROTTLING)"
 
-# job NAME [FIO_OPTION...]: O_DIRECT I/O over the first MIB MiB with
-# crc32c headers every 4 KiB; writes by default
+# job [FIO_OPTION...]: zram_pv_job over the first MIB MiB with io_uring,
+# queue depth 8; writes by default
 job() {
-	local name=$1
-
-	shift
-	(cd "$work" && fio --name="$name" --filename="$ZRAM_DEV" \
-		--ioengine=io_uring --iodepth=8 --direct=1 --rw=write --bs=4k \
-		--size="${MIB}M" --verify=crc32c --verify_interval=4k \
-		--do_verify=0 --verify_state_save=0 --output-format=json \
-		--output="$json" "$@" >"$work/fio.err" 2>&1)
+	zram_pv_job "$ZRAM_DEV" data 0 "${MIB}M" --ioengine=io_uring \
+		--iodepth=8 "$@"
 }
 
 # reads CGROUP [FIO_OPTION...]: random reads for SECONDS_RUN seconds,
@@ -69,10 +59,10 @@ reads() {
 
 	shift
 	(echo "$BASHPID" >"$cgroup/cgroup.procs" &&
-		job data --rw=randread --do_verify=1 --time_based \
+		job --rw=randread --do_verify=1 --time_based \
 			--runtime="$SECONDS_RUN" "$@")
-	echo "$(zram_fio_json "$json" job error) $(zram_fio_json "$json" read total_ios)" \
-		"$(zram_fio_json "$json" job total_err)"
+	echo "$(zram_pv_json job error) $(zram_pv_json read total_ios)" \
+		"$(zram_pv_json job total_err)"
 }
 
 # preadv2(RWF_NOWAIT), going on after an EAGAIN (counted in total_err)
@@ -80,7 +70,7 @@ NOWAIT_READS=(--ioengine=pvsync2 --iodepth=1 --nowait=1
 	--continue_on_error=read --ignore_error=EAGAIN)
 
 ktap_plan 5
-job data || ktap_bail "cannot write $MIB MiB"
+job || ktap_bail "cannot write $MIB MiB"
 echo all >"$ZRAM_SYS/idle"
 echo idle >"$ZRAM_SYS/writeback" || ktap_bail "cannot write back"
 ktap_eq "setup: every slot is on the backing device" \
@@ -89,9 +79,9 @@ ktap_eq "setup: every slot is on the backing device" \
 read -r err ios < <(reads "$CGROUP_ROOT")
 ktap_info "unthrottled: error $err, $ios reads in $SECONDS_RUN s"
 ktap_eq "unthrottled reads: no error" "$err" 0
-read -r err ios < <(reads "$cg")
+read -r err ios < <(reads "$CG")
 ktap_info "riops=$RIOPS: error $err, $ios reads in $SECONDS_RUN s"
-[ "$err" = 0 ] || sed 's/^/# /' "$work/fio.err" | head -5
+[ "$err" = 0 ] || sed 's/^/# /' "$ZRAM_PV_WORK/fio.err" | head -5
 ktap_eq "throttled reads: no error (no EAGAIN)" "$err" 0
 # the limit held them back (so they went through blk-throttle's worker)
 # and they went on to the end
@@ -105,7 +95,7 @@ ktap_info "unthrottled RWF_NOWAIT: error $err, $ios reads, $eagain EAGAIN"
 if [ "${err/#11/0}" != 0 ] || [ "$ios" != "$eagain" ]; then
 	ktap_skip "$desc" "RWF_NOWAIT reads not all refused with EAGAIN"
 else
-	read -r err ios eagain < <(reads "$cg" "${NOWAIT_READS[@]}")
+	read -r err ios eagain < <(reads "$CG" "${NOWAIT_READS[@]}")
 	ktap_info "riops=$RIOPS, RWF_NOWAIT: error $err, $ios reads, $eagain EAGAIN"
 	ktap_check "$desc" test "${err/#11/0}" = 0 -a "$((ios - eagain))" -gt 0
 fi

@@ -35,7 +35,7 @@ ktap_plan $((${#sizes[@]} * 10))
 
 # Sectors read from the backing device since it was created.
 nullb_sectors_read() {
-	awk '{ print $3 }' "/sys/block/${NULLB#/dev/}/stat"
+	zram_disk_stat "$NULLB" 3
 }
 
 # The packed pages read once with O_DIRECT; prints "SECTORS BLOCKS", the

@@ -91,6 +91,15 @@ zram_require_memcg() {
 	zram_require_cgroup memory
 }
 
+# zram_cgroup NAME: a new child cgroup of CGROUP_ROOT, removed at exit;
+# sets CG to its directory.
+CG=''
+zram_cgroup() {
+	CG=$CGROUP_ROOT/zram-selftest-$1-$$
+	mkdir "$CG" || return 1
+	zram_defer rmdir "$CG"
+}
+
 # zram_memcg LIMIT_MB: a new child cgroup with memory.max LIMIT_MB; sets
 # MEMCG to its directory, removed at exit.
 MEMCG=''

@@ -99,6 +99,15 @@ zram_field() {
 	echo "${v[$(($2 - 1))]}"
 }
 
+# zram_disk_stat DEV N: Nth (1-based) number of block device DEV's stat
+# (1: read I/Os, 3: sectors read, 5: write I/Os, 7: sectors written).
+zram_disk_stat() {
+	local v
+
+	read -r -a v <"/sys/class/block/$(basename "$(readlink -f "$1")")/stat"
+	echo "${v[$(($2 - 1))]}"
+}
+
 # zram_counters ATTR:N...: the values of several zram_field counters
 # (ATTR:N: the Nth number of ATTR), single-spaced. The disk's read I/Os
 # and sectors are stat:1 and stat:3, its writes stat:5 and stat:7.
