@@ -71,8 +71,10 @@ static void zram_wb_limit_give(struct zram_wb *wb, unsigned int nr_pages,
 }
 
 /*
- * Selects a chunk in ascending index order, which puts neighbouring slots
- * (often read together) on neighbouring blocks. Returns the index to resume at.
+ * Adds the slots of [@index, @end) that match @mode to the chunk, in
+ * ascending index order, which puts neighbouring slots (often read
+ * together) on neighbouring blocks. Stops when the chunk is full or after
+ * ZRAM_WB_SCAN_CHUNK slots; returns the index to resume at.
  */
 static unsigned long zram_wb_select(struct zram_wb_ctl *ctl,
 				    unsigned int mode, unsigned long index,
@@ -81,9 +83,6 @@ static unsigned long zram_wb_select(struct zram_wb_ctl *ctl,
 	struct zram *zram = ctl->zram;
 
 	lockdep_assert_held(&zram->pp_lock);
-	ctl->nr_selected = 0;
-	ctl->next = 0;
-	ctl->peeked = 0;
 	end = min(end, index + ZRAM_WB_SCAN_CHUNK);
 	for (; index < end && ctl->nr_selected < ZRAM_WB_SELECT_CHUNK;
 	     index++) {
@@ -93,10 +92,14 @@ static unsigned long zram_wb_select(struct zram_wb_ctl *ctl,
 	return index;
 }
 
+/* Drops the selection of the slots not taken; the chunk is empty after. */
 static void zram_wb_unselect_rest(struct zram_wb_ctl *ctl)
 {
 	for (; ctl->next < ctl->nr_selected; ctl->next++)
 		zram_slot_wb_unselect(ctl->zram, ctl->slots[ctl->next]);
+	ctl->nr_selected = 0;
+	ctl->next = 0;
+	ctl->peeked = 0;
 }
 
 /* Freed blocks may join short runs into long ones: forget the short region. */
@@ -316,14 +319,15 @@ static bool zram_wb_go_on(struct zram_wb_ctl *ctl)
 	return !ctl->stop_err;
 }
 
-static void zram_wb_write_selected(struct zram_wb_ctl *ctl, unsigned int mode)
+/* Writes the chunk with ctl->mode; it is empty after. */
+static void zram_wb_write_selected(struct zram_wb_ctl *ctl)
 {
 	struct blk_plug plug;
 
 	lockdep_assert_held(&ctl->zram->pp_lock);
 	blk_start_plug(&plug);
 	while (ctl->next < ctl->nr_selected && zram_wb_go_on(ctl))
-		zram_wb_write_one(ctl, mode);
+		zram_wb_write_one(ctl, ctl->mode);
 	blk_finish_plug(&plug);
 	zram_wb_unselect_rest(ctl);
 }
@@ -547,6 +551,7 @@ out_free:
 	return NULL;
 }
 
+/* Selects the slots of @range into the chunk, writing each full chunk. */
 static void zram_wb_run_range(struct zram_wb_ctl *ctl,
 			      const struct zram_wb_range *range)
 {
@@ -555,16 +560,65 @@ static void zram_wb_run_range(struct zram_wb_ctl *ctl,
 	lockdep_assert_held(&ctl->zram->pp_lock);
 	while (index < range->hi && zram_wb_go_on(ctl)) {
 		index = zram_wb_select(ctl, range->mode, index, range->hi);
-		zram_wb_write_selected(ctl, range->mode);
+		if (ctl->nr_selected == ZRAM_WB_SELECT_CHUNK)
+			zram_wb_write_selected(ctl);
 		cond_resched();
 	}
+}
+
+/*
+ * True when ranges[@i] shares a slot with an earlier range. @max_hi is the
+ * largest end of those; ranges in ascending order never scan.
+ */
+static bool zram_wb_overlaps(const struct zram_wb_range *ranges, int i,
+			     unsigned long max_hi)
+{
+	int j;
+
+	if (ranges[i].lo >= max_hi)
+		return false;
+	for (j = 0; j < i; j++) {
+		if (ranges[i].lo < ranges[j].hi && ranges[j].lo < ranges[i].hi)
+			return true;
+	}
+	return false;
+}
+
+/*
+ * Ranges share one chunk, so several ranges batch and pack as one. A range
+ * that overlaps an earlier one first waits for every bio in flight: a slot
+ * freed and stored again meanwhile must not be selected a second time while
+ * a bio with its old data may still commit.
+ */
+static void zram_wb_run_ranges(struct zram_wb_ctl *ctl,
+			       const struct zram_wb_range *ranges,
+			       int nr_ranges)
+{
+	unsigned long max_hi = 0;
+	bool overlaps;
+	int i;
+
+	lockdep_assert_held(&ctl->zram->pp_lock);
+	ctl->mode = ranges[0].mode;
+	for (i = 0; i < nr_ranges && zram_wb_go_on(ctl); i++) {
+		overlaps = zram_wb_overlaps(ranges, i, max_hi);
+		if (overlaps || ranges[i].mode != ctl->mode) {
+			zram_wb_write_selected(ctl);
+			ctl->mode = ranges[i].mode;
+		}
+		if (overlaps)
+			zram_wb_wait_all(ctl);
+		zram_wb_run_range(ctl, &ranges[i]);
+		max_hi = max(max_hi, ranges[i].hi);
+	}
+	zram_wb_write_selected(ctl);
 }
 
 /**
  * zram_wb_run - write back the slots of the given ranges
  * @zram: initialized device with a backing device
  * @ranges: parsed parameters, run in order
- * @nr_ranges: number of @ranges
+ * @nr_ranges: number of @ranges, at least 1
  *
  * Context: process context, zram.pp_lock held (keeps the device
  * initialized); sleeps.
@@ -576,19 +630,13 @@ static void zram_wb_run_range(struct zram_wb_ctl *ctl,
 int zram_wb_run(struct zram *zram, const struct zram_wb_range *ranges,
 		int nr_ranges)
 {
-	int i;
-
 	lockdep_assert_held(&zram->pp_lock);
 	struct zram_wb_ctl *ctl __free(zram_wb_ctl) = zram_wb_ctl_alloc(zram);
 
 	if (!ctl)
 		return -ENOMEM;
 	zram_wb_reclaim_blocks(zram);
-	for (i = 0; i < nr_ranges && !ctl->stop_err; i++) {
-		/* Ranges may overlap: reselect no slot with a bio in flight. */
-		zram_wb_wait_all(ctl);
-		zram_wb_run_range(ctl, &ranges[i]);
-	}
+	zram_wb_run_ranges(ctl, ranges, nr_ranges);
 	zram_wb_wait_all(ctl);
 
 	/* A failed bio is reported before the reason the writeback stopped. */

@@ -83,7 +83,8 @@ struct zram_wb_req {
  * @max_bio_pages: most blocks (pages) per request
  * @max_objs: most slots per request
  * @folio_order: order of a request's buffer folio; 0: order-0 folios only
- * @slots: selected slot indexes
+ * @mode: ZRAM_WB_* mode the slots of the chunk were selected with
+ * @slots: the chunk: selected slot indexes, from one or more ranges
  * @sizes: when packing, zram_slot_wb_peek() of each of @slots
  * @nr_selected: valid entries in @slots
  * @next: next entry of @slots to take
@@ -108,6 +109,7 @@ struct zram_wb_ctl {
 	unsigned int max_bio_pages;
 	unsigned int max_objs;
 	unsigned int folio_order;
+	unsigned int mode;
 	u32 *slots;
 	u32 *sizes;
 	unsigned int nr_selected;

@@ -105,6 +105,7 @@ declare -A stock_xfail=(
 	[zram_bdev_07.sh]="stock reads for partial I/O in a worker, charged to the root cgroup"
 	[zram_data_05.sh]="stock frees every slot of a discard bio without rescheduling"
 	[zram_wb_22.sh]="stock writeback cannot be killed: it writes on to its end"
+	[zram_wb_23.sh]="stock writes a bio per page; packed, overlapping ranges write 263 blocks"
 	[zram_algo_06.sh]="6.12 fails every lz4/lz4hc write with a dictionary longer than 64 KiB"
 	[zram_dio_01.sh]="stock bug: O_DIRECT writes from unaligned buffers store shifted data"
 	[zram_recomp_02.sh]="6.12 takes an unknown recompress type= as every slot"
