@@ -232,10 +232,14 @@ static unsigned int zram_wb_run_len(const struct zram_wb_req *req,
 	return i - first;
 }
 
-/* One bio per run of adjacent blocks. */
+/*
+ * One bio per run of adjacent blocks, dispatched at once under a plug of
+ * their own: a completion can free the request while the next is filled.
+ */
 static void zram_wb_submit(struct zram_wb_ctl *ctl, struct zram_wb_req *req)
 {
 	struct zram_stats *stats = &ctl->zram->stats;
+	struct blk_plug plug;
 	unsigned int i, len;
 
 	req->nr_bios = 0;
@@ -248,10 +252,12 @@ static void zram_wb_submit(struct zram_wb_ctl *ctl, struct zram_wb_req *req)
 						&stats->wb_bios_order0_folios);
 
 	ctl->inflight++;
+	blk_start_plug(&plug);
 	for (i = 0; i < req->nr_blocks; i += len) {
 		len = zram_wb_run_len(req, i);
 		submit_bio(zram_wb_alloc_bio(ctl, req, i, len));
 	}
+	blk_finish_plug(&plug);
 }
 
 /*
@@ -322,13 +328,9 @@ static bool zram_wb_go_on(struct zram_wb_ctl *ctl)
 /* Writes the chunk with ctl->mode; it is empty after. */
 static void zram_wb_write_selected(struct zram_wb_ctl *ctl)
 {
-	struct blk_plug plug;
-
 	lockdep_assert_held(&ctl->zram->pp_lock);
-	blk_start_plug(&plug);
 	while (ctl->next < ctl->nr_selected && zram_wb_go_on(ctl))
 		zram_wb_write_one(ctl, ctl->mode);
-	blk_finish_plug(&plug);
 	zram_wb_unselect_rest(ctl);
 }
 
