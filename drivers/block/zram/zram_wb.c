@@ -19,6 +19,7 @@
 #include <linux/sched/signal.h>
 #include <linux/slab.h>
 #include <linux/wait.h>
+#include <linux/workqueue.h>
 
 #include "zram_extent.h"
 #include "zram_slot.h"
@@ -33,6 +34,9 @@
 /* Most slots selected, and most slots walked, before writing them. */
 #define ZRAM_WB_SELECT_CHUNK	1024
 #define ZRAM_WB_SCAN_CHUNK	(16 * ZRAM_WB_SELECT_CHUNK)
+
+/* How long the buffers of a writeback call are kept for the next call. */
+#define ZRAM_WB_SPARE_JIFFIES	HZ
 
 /* Most slots per request when packing; unpacked, one slot per block. */
 #define ZRAM_WB_MAX_PACKED_OBJS	(8 * ZRAM_WB_MAX_BIO_PAGES)
@@ -279,10 +283,11 @@ static void zram_wb_write_one(struct zram_wb_ctl *ctl, unsigned int mode)
 		ctl->stop_err = -ENOMEM;
 		return;
 	}
-	if (ctl->packed)
+	if (ctl->knobs.packed)
 		want = zram_wb_pack_estimate(ctl, mode);
 	else
-		want = min(ctl->nr_selected - ctl->next, ctl->max_bio_pages);
+		want = min(ctl->nr_selected - ctl->next,
+			   ctl->knobs.max_bio_pages);
 	allowed = zram_wb_limit_take(wb, want, &debited, &gen);
 	if (!allowed) {
 		/* Budget exhausted with slots left: -EIO (the ABI's errno). */
@@ -297,7 +302,7 @@ static void zram_wb_write_one(struct zram_wb_ctl *ctl, unsigned int mode)
 	}
 
 	req->mode = mode;
-	if (ctl->packed)
+	if (ctl->knobs.packed)
 		n = zram_wb_pack(ctl, req, ret);
 	else
 		n = zram_wb_fill(ctl, req, ret);
@@ -480,8 +485,6 @@ static void zram_wb_ctl_free(struct zram_wb_ctl *ctl)
 	kfree(ctl);
 }
 
-DEFINE_FREE(zram_wb_ctl, struct zram_wb_ctl *, zram_wb_ctl_free(_T))
-
 /* Pages per bio the block layer never splits (unmerged, a page a segment). */
 static unsigned int zram_wb_max_bio_pages(struct zram *zram)
 {
@@ -513,10 +516,32 @@ static unsigned int zram_wb_batch(struct zram_wb *wb,
 	return pages / *max_bio_pages;
 }
 
-/* Samples the knobs; NULL when memory is short. */
-static struct zram_wb_ctl *zram_wb_ctl_alloc(struct zram *zram)
+/* The knobs a writeback call samples once. */
+static void zram_wb_sample_knobs(struct zram *zram, struct zram_wb_knobs *k)
 {
 	struct zram_wb *wb = &zram->wb;
+
+	k->packed = wb->compressed;
+	k->max_bio_pages = zram_wb_max_bio_pages(zram);
+	k->batch_size = zram_wb_batch(wb, &k->max_bio_pages);
+	k->max_objs = k->packed ? ZRAM_WB_MAX_PACKED_OBJS : k->max_bio_pages;
+	k->folio_order = 0;
+	if (READ_ONCE(wb->large_folios))
+		k->folio_order = order_base_2(k->max_bio_pages);
+}
+
+static bool zram_wb_knobs_equal(const struct zram_wb_knobs *a,
+				const struct zram_wb_knobs *b)
+{
+	return a->packed == b->packed && a->batch_size == b->batch_size &&
+	       a->max_bio_pages == b->max_bio_pages &&
+	       a->max_objs == b->max_objs && a->folio_order == b->folio_order;
+}
+
+/* An idle writeback made for @knobs; NULL when memory is short. */
+static struct zram_wb_ctl *zram_wb_ctl_alloc(struct zram *zram,
+					     const struct zram_wb_knobs *knobs)
+{
 	struct zram_wb_ctl *ctl;
 
 	lockdep_assert_held(&zram->pp_lock);
@@ -524,24 +549,16 @@ static struct zram_wb_ctl *zram_wb_ctl_alloc(struct zram *zram)
 	if (!ctl)
 		return NULL;
 	ctl->zram = zram;
+	ctl->knobs = *knobs;
 	INIT_LIST_HEAD(&ctl->free);
 	INIT_LIST_HEAD(&ctl->done);
 	spin_lock_init(&ctl->lock);
 	init_waitqueue_head(&ctl->wait);
 
-	ctl->packed = wb->compressed;
-	ctl->max_bio_pages = zram_wb_max_bio_pages(zram);
-	ctl->batch_size = zram_wb_batch(wb, &ctl->max_bio_pages);
-	ctl->max_objs = ctl->max_bio_pages;
-	if (ctl->packed)
-		ctl->max_objs = ZRAM_WB_MAX_PACKED_OBJS;
-	if (READ_ONCE(wb->large_folios))
-		ctl->folio_order = order_base_2(ctl->max_bio_pages);
-
 	ctl->slots = kzalloc_objs(*ctl->slots, ZRAM_WB_SELECT_CHUNK);
 	if (!ctl->slots)
 		goto out_free;
-	if (ctl->packed) {
+	if (knobs->packed) {
 		ctl->sizes = kzalloc_objs(*ctl->sizes, ZRAM_WB_SELECT_CHUNK);
 		if (!ctl->sizes || zram_bdev_pack_init(zram))
 			goto out_free;
@@ -551,6 +568,62 @@ static struct zram_wb_ctl *zram_wb_ctl_alloc(struct zram *zram)
 out_free:
 	zram_wb_ctl_free(ctl);
 	return NULL;
+}
+
+/*
+ * The spare writeback, with the requests and buffers of the last call, when
+ * the knobs still match; else a new one. NULL when memory is short.
+ */
+static struct zram_wb_ctl *zram_wb_ctl_get(struct zram *zram)
+{
+	struct zram_wb_ctl *ctl = zram->wb.spare;
+	struct zram_wb_knobs knobs;
+
+	lockdep_assert_held(&zram->pp_lock);
+	zram->wb.spare = NULL;
+	zram_wb_sample_knobs(zram, &knobs);
+	if (ctl && zram_wb_knobs_equal(&ctl->knobs, &knobs)) {
+		ctl->stop_err = 0;
+		ctl->io_error = false;
+		return ctl;
+	}
+	zram_wb_ctl_free(ctl);
+	return zram_wb_ctl_alloc(zram, &knobs);
+}
+
+/*
+ * Keeps an idle writeback as the spare: calls that follow each other reuse
+ * its buffers instead of allocating them, which is what a call costs most
+ * beside its data. Freed ZRAM_WB_SPARE_JIFFIES after the last call.
+ */
+static void zram_wb_ctl_park(struct zram_wb_ctl *ctl)
+{
+	struct zram_wb *wb = &ctl->zram->wb;
+
+	lockdep_assert_held(&ctl->zram->pp_lock);
+	wb->spare = ctl;
+	mod_delayed_work(system_dfl_wq, &wb->spare_release,
+			 ZRAM_WB_SPARE_JIFFIES);
+}
+
+/*
+ * Only tries zram.pp_lock, so zram_wb_reset() may cancel it holding that
+ * lock; a writer holding it parks a spare and queues this again.
+ */
+static void zram_wb_spare_release(struct work_struct *work)
+{
+	struct zram_wb *wb = container_of(to_delayed_work(work),
+					  struct zram_wb, spare_release);
+	struct zram *zram = container_of(wb, struct zram, wb);
+
+	if (!mutex_trylock(&zram->pp_lock)) {
+		mod_delayed_work(system_dfl_wq, &wb->spare_release,
+				 ZRAM_WB_SPARE_JIFFIES);
+		return;
+	}
+	zram_wb_ctl_free(wb->spare);
+	wb->spare = NULL;
+	mutex_unlock(&zram->pp_lock);
 }
 
 /* Selects the slots of @range into the chunk, writing each full chunk. */
@@ -632,9 +705,11 @@ static void zram_wb_run_ranges(struct zram_wb_ctl *ctl,
 int zram_wb_run(struct zram *zram, const struct zram_wb_range *ranges,
 		int nr_ranges)
 {
-	lockdep_assert_held(&zram->pp_lock);
-	struct zram_wb_ctl *ctl __free(zram_wb_ctl) = zram_wb_ctl_alloc(zram);
+	struct zram_wb_ctl *ctl;
+	int ret;
 
+	lockdep_assert_held(&zram->pp_lock);
+	ctl = zram_wb_ctl_get(zram);
 	if (!ctl)
 		return -ENOMEM;
 	zram_wb_reclaim_blocks(zram);
@@ -642,9 +717,9 @@ int zram_wb_run(struct zram *zram, const struct zram_wb_range *ranges,
 	zram_wb_wait_all(ctl);
 
 	/* A failed bio is reported before the reason the writeback stopped. */
-	if (ctl->io_error)
-		return -EIO;
-	return ctl->stop_err;
+	ret = ctl->io_error ? -EIO : ctl->stop_err;
+	zram_wb_ctl_park(ctl);
+	return ret;
 }
 
 /**
@@ -658,6 +733,7 @@ void zram_wb_init(struct zram *zram)
 	struct zram_wb *wb = &zram->wb;
 
 	spin_lock_init(&wb->limit_lock);
+	INIT_DELAYED_WORK(&wb->spare_release, zram_wb_spare_release);
 	wb->batch_size = ZRAM_WB_DEF_BATCH_SIZE;
 	wb->max_bio_pages = ZRAM_WB_MAX_BIO_PAGES;
 	wb->large_folios = true;
@@ -667,8 +743,9 @@ void zram_wb_init(struct zram *zram)
  * zram_wb_reset - release the backing device at device reset
  * @zram: device; every slot freed, no backing device read in flight
  *
- * Keeps writeback_limit*, writeback_batch_size and compressed_writeback.
- * May run twice in a row (hot_remove); the second run changes nothing.
+ * Frees the spare writeback. Keeps writeback_limit*, writeback_batch_size
+ * and compressed_writeback. May run twice in a row (hot_remove); the
+ * second run changes nothing.
  *
  * Context: process context, zram.pp_lock and init_lock (write) held;
  * sleeps.
@@ -679,6 +756,9 @@ void zram_wb_reset(struct zram *zram)
 
 	lockdep_assert_held(&zram->pp_lock);
 	lockdep_assert_held_write(&zram->init_lock);
+	cancel_delayed_work_sync(&wb->spare_release);
+	zram_wb_ctl_free(wb->spare);
+	wb->spare = NULL;
 	zram_bdev_release(zram);
 	zram_bdev_read_exit(zram);
 	wb->cursor = (struct zram_extent_cursor){ };

@@ -13,10 +13,12 @@
 #include <linux/spinlock.h>
 #include <linux/sysfs.h>
 #include <linux/types.h>
+#include <linux/workqueue.h>
 
 #include "zram_extent.h"
 
 struct zram;
+struct zram_wb_ctl;
 
 /* Writeback mode: which stored slots qualify. 0 qualifies any of them. */
 #define ZRAM_WB_IDLE		BIT(0)	/* ZRAM_IDLE set */
@@ -43,6 +45,9 @@ struct zram;
  *	while uninitialized, so fixed while zram.pp_lock is held
  * @large_folios: a request's buffer may be one large folio (debugfs
  *	wb_large_folios; false: order-0 folios only); sampled likewise
+ * @spare: the last writeback call's state with its idle requests and their
+ *	buffers, for the next call; zram.pp_lock
+ * @spare_release: frees @spare when no writeback call came for a while
  */
 struct zram_wb {
 	struct zram_extent_cursor cursor;
@@ -54,6 +59,8 @@ struct zram_wb {
 	u32 max_bio_pages;
 	bool compressed;
 	bool large_folios;
+	struct zram_wb_ctl *spare;
+	struct delayed_work spare_release;
 };
 
 /**

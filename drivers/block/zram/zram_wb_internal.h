@@ -51,9 +51,9 @@ struct zram_wb_obj {
  * @status: an error one of them completed with, else 0
  * @blocks: backing device block of each block of the sequence
  * @bufpg: buffer page written to each block of the sequence
- * @folio: the buffer as one folio of ctl->folio_order, or NULL
+ * @folio: the buffer as one folio of ctl->knobs.folio_order, or NULL
  * @folios: without @folio, each buffer page as an order-0 folio, or NULL
- * @objs: the slots carried, ctl->max_objs entries
+ * @objs: the slots carried, ctl->knobs.max_objs entries
  */
 struct zram_wb_req {
 	struct list_head node;
@@ -76,20 +76,32 @@ struct zram_wb_req {
 };
 
 /**
- * struct zram_wb_ctl - state of one writeback call
- * @zram: the device
+ * struct zram_wb_knobs - what a writeback sampled; its requests fit these
  * @packed: pack compressed objects (compressed_writeback)
  * @batch_size: most requests in flight
  * @max_bio_pages: most blocks (pages) per request
  * @max_objs: most slots per request
  * @folio_order: order of a request's buffer folio; 0: order-0 folios only
+ */
+struct zram_wb_knobs {
+	bool packed;
+	unsigned int batch_size;
+	unsigned int max_bio_pages;
+	unsigned int max_objs;
+	unsigned int folio_order;
+};
+
+/**
+ * struct zram_wb_ctl - state of a writeback call, kept idle between calls
+ * @zram: the device
+ * @knobs: the knobs its requests were made for
  * @mode: ZRAM_WB_* mode the slots of the chunk were selected with
  * @slots: the chunk: selected slot indexes, from one or more ranges
  * @sizes: when packing, zram_slot_wb_peek() of each of @slots
  * @nr_selected: valid entries in @slots
  * @next: next entry of @slots to take
  * @peeked: valid entries in @sizes
- * @nr_reqs: requests allocated, at most @batch_size
+ * @nr_reqs: requests allocated, at most @knobs.batch_size
  * @lock: guards @free and @done; irq-safe, zram_wb_end_io() takes it
  * @free: idle requests
  * @done: completed requests waiting to be committed
@@ -100,15 +112,11 @@ struct zram_wb_req {
  *
  * The writer (zram_wb_run(), zram.pp_lock held) owns all but @lock, @free and
  * @done. A completion touches @ctl only under @lock, before the writer
- * commits its request; @ctl is freed once @inflight is 0.
+ * commits its request; @ctl is parked or freed once @inflight is 0.
  */
 struct zram_wb_ctl {
 	struct zram *zram;
-	bool packed;
-	unsigned int batch_size;
-	unsigned int max_bio_pages;
-	unsigned int max_objs;
-	unsigned int folio_order;
+	struct zram_wb_knobs knobs;
 	unsigned int mode;
 	u32 *slots;
 	u32 *sizes;

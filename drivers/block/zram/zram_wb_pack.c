@@ -33,14 +33,15 @@ static unsigned int zram_wb_size(struct zram_wb_ctl *ctl, unsigned int i,
  * Lets a request reserve and debit about what it writes, not a block a slot.
  *
  * Context: process context, zram.pp_lock held; takes slot locks.
- * Return: blocks, 1 to @ctl->max_bio_pages.
+ * Return: blocks, 1 to @ctl->knobs.max_bio_pages.
  */
 unsigned int zram_wb_pack_estimate(struct zram_wb_ctl *ctl, unsigned int mode)
 {
-	unsigned int cap = ctl->max_bio_pages << PAGE_SHIFT;
+	unsigned int cap = ctl->knobs.max_bio_pages << PAGE_SHIFT;
 	unsigned int i, size, bytes = 0, whole = 0, nr = 0;
 
-	for (i = ctl->next; i < ctl->nr_selected && nr < ctl->max_objs; i++) {
+	for (i = ctl->next;
+	     i < ctl->nr_selected && nr < ctl->knobs.max_objs; i++) {
 		size = zram_wb_size(ctl, i, mode);
 		if (!size)
 			continue;
@@ -53,7 +54,7 @@ unsigned int zram_wb_pack_estimate(struct zram_wb_ctl *ctl, unsigned int mode)
 			break;
 	}
 	return clamp(whole + DIV_ROUND_UP(bytes, PAGE_SIZE), 1U,
-		     ctl->max_bio_pages);
+		     ctl->knobs.max_bio_pages);
 }
 
 /* True when an object may run from block @a into block @b. */
@@ -155,7 +156,8 @@ unsigned int zram_wb_pack(struct zram_wb_ctl *ctl, struct zram_wb_req *req,
 
 	lockdep_assert_held(&ctl->zram->pp_lock);
 	req->nr_objs = 0;
-	while (ctl->next < ctl->nr_selected && req->nr_objs < ctl->max_objs) {
+	while (ctl->next < ctl->nr_selected &&
+	       req->nr_objs < ctl->knobs.max_objs) {
 		obj = &req->objs[req->nr_objs];
 		obj->index = ctl->slots[ctl->next];
 		obj->len = zram_wb_size(ctl, ctl->next, req->mode);

@@ -92,14 +92,14 @@ static struct zram_wb_req *zram_wb_req_alloc(struct zram_wb_ctl *ctl)
 	req = kzalloc_obj(*req);
 	if (!req)
 		return NULL;
-	req->objs = kzalloc_objs(*req->objs, ctl->max_objs);
+	req->objs = kzalloc_objs(*req->objs, ctl->knobs.max_objs);
 	if (!req->objs) {
 		zram_wb_req_free(req);
 		return NULL;
 	}
-	if (ctl->folio_order)
+	if (ctl->knobs.folio_order)
 		req->folio = folio_alloc(ZRAM_WB_GFP_LARGE_FOLIO,
-					 ctl->folio_order);
+					 ctl->knobs.folio_order);
 	req->ctl = ctl;
 	ctl->nr_reqs++;
 	return req;
@@ -108,7 +108,7 @@ static struct zram_wb_req *zram_wb_req_alloc(struct zram_wb_ctl *ctl)
 /**
  * zram_wb_req_page - page @n of a request's data buffer
  * @req: request
- * @n: page index in the buffer, below ctl->max_bio_pages
+ * @n: page index in the buffer, below ctl->knobs.max_bio_pages
  *
  * Context: the writer; may sleep (allocates an order-0 folio on first use).
  * Return: the page, or NULL when it could not be allocated.
@@ -156,7 +156,7 @@ static struct zram_wb_req *zram_wb_take_req(struct zram_wb_ctl *ctl)
  * @ctl: writeback
  *
  * Commits what completed, then takes an idle request, allocates one while
- * fewer than @ctl->batch_size exist, or waits for a completion.
+ * fewer than @ctl->knobs.batch_size exist, or waits for a completion.
  *
  * Context: process context, zram.pp_lock held; sleeps.
  * Return: a request on no list, or NULL when none exists nor could be
@@ -172,7 +172,7 @@ struct zram_wb_req *zram_wb_get_req(struct zram_wb_ctl *ctl)
 	req = zram_wb_take_req(ctl);
 	if (req)
 		return req;
-	if (ctl->nr_reqs < ctl->batch_size) {
+	if (ctl->nr_reqs < ctl->knobs.batch_size) {
 		req = zram_wb_req_alloc(ctl);
 		if (req)
 			return req;
