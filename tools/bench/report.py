@@ -7,8 +7,9 @@ Usage: report.py RAW_DIR JSON_OUT TXT_OUT
 
 RAW_DIR holds params.txt, notes.txt (lines printed as they are),
 writeback.txt (key=value lines, one per run), devbw-DEVICE.json,
-io/DRIVER-ENGINE-RW-RUN.json (fio JSON output) and, for a profiled iowb
-suite, iowb-profile.txt (key=value lines).
+io/DRIVER-ENGINE-RW-RUN.json (fio JSON output), calls.txt (key=value
+lines, one per run) and, for a profiled iowb suite, iowb-profile.txt
+(key=value lines).
 """
 
 import json
@@ -60,6 +61,28 @@ COMPARE = [
     ("fragmented: wall stock-packed-b256/ours-packed", "writeback",
      "fragmented", "stock-packed-b256", "ours-packed", "wall_s", None, None),
 ]
+# suite calls: (title, (case, driver) numerator, (case, driver)
+# denominator, metric, op, bound); the ratio is the median of the runs' own
+CALLS_TARGETS = [
+    ("pages: wall ours/stock (4096 one-page calls)", ("pages", "ours"),
+     ("pages", "stock"), "wall_s", "<=", 1.0),
+    ("pages: wall ours-packed/stock-packed", ("pages", "ours-packed"),
+     ("pages", "stock-packed"), "wall_s", "<=", 1.0),
+    ("ours: wall 64 calls of 1 MiB / one call of 64 MiB",
+     ("ranges", "ours"), ("one", "ours"), "wall_s", "<=", 1.3),
+    ("ours-packed: wall 64 calls of 1 MiB / one call",
+     ("ranges", "ours-packed"), ("one", "ours-packed"), "wall_s", "<=", 1.3),
+    ("ours: wall 256 page_index= / one range per call",
+     ("params", "ours"), ("params-r", "ours"), "wall_s", "<=", 1.5),
+    ("ours-packed: wall 256 page_index= / one range per call",
+     ("params", "ours-packed"), ("params-r", "ours-packed"), "wall_s", "<=",
+     1.5),
+    ("ours-packed: bd_writes 256 page_index= / one range per call",
+     ("params", "ours-packed"), ("params-r", "ours-packed"), "bd_writes",
+     "<=", 1.0),
+]
+CALLS_CASES = ["one", "ranges", "pages", "params", "params-r"]
+CALLS_METRICS = ["wall_s", "ms_per_call", "sys_s", "bd_writes", "calls"]
 WB_METRICS = ["wall_s", "sys_s", "sys_all_s", "mbps", "pct_dev_bw",
               "bd_writes", "setup_wb_s", "setup_discarded"]
 IO_METRICS = ["iops", "ctx", "slat_p99_us", "clat_p99_us", "clat_mean_us",
@@ -85,6 +108,10 @@ LEGEND = [
      "ours: objects packed into blocks); -bN: writeback_batch_size=N;"),
     ("writeback", "ours-packed's fragmented setup writes incompressible "
      "data;"),
+    ("calls", "calls (suite calls, NVMe-model null_blk, no bandwidth cap): "
+     "one: one write of page_indexes= over all; ranges: one per MiB; "
+     "pages: page_index= per page over 4096 pages; params: writes of 256 "
+     "page_index= over 9984 pages; params-r: a range per such write;"),
     ("iowb", "io randreadwb: io_uring randread of data written back to a "
      "flash-model null_blk (suite iowb) with 4 KiB logical blocks; "
      "randreadwb512: the same with 512-byte ones."),
@@ -336,6 +363,72 @@ def io_table(recs):
     return lines
 
 
+def calls_records(raw):
+    """Suite calls: a record per (case, driver, metric), with by_run."""
+    path = os.path.join(raw, "calls.txt")
+    if not os.path.exists(path):
+        return []
+    runs = {}
+    for r in kv_lines(path):
+        vals = {k: float(r[k]) for k in ("wall_s", "sys_s", "bd_writes",
+                                          "calls")}
+        vals["ms_per_call"] = 1e3 * vals["wall_s"] / vals["calls"]
+        for m, v in vals.items():
+            runs.setdefault((r["case"], r["driver"], m), {})[r["run"]] = v
+    recs = []
+    for (case, drv, m), by_run in sorted(runs.items()):
+        rec = median_record({"suite": "calls", "case": case, "driver": drv,
+                             "metric": m}, list(by_run.values()))
+        rec["by_run"] = by_run
+        recs.append(rec)
+    return recs
+
+
+def calls_table(recs):
+    idx = {(r["case"], r["driver"], r["metric"]): r for r in recs}
+    lines = []
+    for case in CALLS_CASES:
+        drivers = sorted({r["driver"] for r in recs if r["case"] == case},
+                         key=driver_key)
+        if not drivers:
+            continue
+        lines.append("")
+        lines.append("calls: %s" % case)
+        head = ["metric"] + drivers
+        rows = [[m] + [cell(idx.get((case, d, m))) for d in drivers]
+                for m in CALLS_METRICS]
+        lines += table(head, rows)
+    return lines
+
+
+def calls_targets(recs):
+    """CALLS_TARGETS, each met or missed."""
+    idx = {(r["case"], r["driver"], r["metric"]): r for r in recs}
+    rows = []
+    for title, num, den, metric, op, bound in CALLS_TARGETS:
+        a = idx.get(num + (metric,))
+        b = idx.get(den + (metric,))
+        q = run_ratios(a, b)
+        if not q:
+            rows.append([title, "-", "", "%s %.2f" % (op, bound),
+                         "not run"])
+            continue
+        v = statistics.median(q)
+        verdict = "met" if (v >= bound if op == ">=" else v <= bound) \
+            else "MISSED"
+        if len(q) < TARGET_RUNS["writeback"]:
+            verdict += " (%d runs; the target asks for %d)" % (
+                len(q), TARGET_RUNS["writeback"])
+        rows.append([title, "%.2fx [%.2f-%.2f]" % (v, q[0], q[-1]),
+                     "%s / %s" % (fmt(a["median"]), fmt(b["median"])),
+                     "%s %.2f" % (op, bound), verdict])
+    if not recs:
+        return []
+    return ["", "targets of suite calls: median [min-max] of the runs' own "
+            "ratios (medians: s, blocks)"] + \
+        table(["target", "ratio", "medians", "needs", "verdict"], rows)
+
+
 def target_value(suite, case, num, den, metric, wbi, ioi):
     """(ratio, its text, the medians compared, runs) of one target; the
     ratio is None when a driver did not run"""
@@ -457,6 +550,8 @@ def header(params, suites):
         if suite in suites:
             sizes.append("%s %s MiB x %s s" % (suite, params.get("io_mb"),
                                                params.get("io_secs")))
+    if "calls" in suites:
+        sizes.append("calls %s MiB" % params.get("calls_mb"))
     runs = ["%s runs" % params.get("runs")]
     if "io" in suites:
         runs.append("io %s runs" % params.get("io_runs"))
@@ -477,10 +572,11 @@ def main():
         params.update(r)
     wb = writeback_records(raw, dev_bandwidth(raw))
     io = io_records(raw)
-    for r in wb + io:
+    calls = calls_records(raw)
+    for r in wb + io + calls:
         r["params"] = params
     with open(json_out, "w", encoding="utf-8") as f:
-        json.dump(wb + io, f, indent=1)
+        json.dump(wb + io + calls, f, indent=1)
         f.write("\n")
     suites = params.get("suites", "writeback,io,iowb").split(",")
     lines = header(params, suites)
@@ -496,8 +592,8 @@ def main():
         with open(notes, encoding="utf-8") as f:
             lines += list(dict.fromkeys(line.strip() for line in f
                                         if line.strip()))
-    lines += targets_table(wb, io)
-    lines += writeback_table(wb) + io_table(io)
+    lines += targets_table(wb, io) + calls_targets(calls)
+    lines += writeback_table(wb) + io_table(io) + calls_table(calls)
     lines += profile_table(raw, io, params)
     with open(txt_out, "w", encoding="utf-8") as f:
         f.write("\n".join(lines) + "\n")

@@ -5,7 +5,8 @@
 # boot (QEMU/TCG), suites "writeback" (idle writeback to null_blk flash/NVMe
 # models and a virtio-blk disk; fresh, fragmented and randomly fragmented
 # bitmap), "io" (fio 4 KiB random I/O) and "iowb" (fio 4 KiB random reads
-# of written-back data, ours vs ours-packed).
+# of written-back data, ours vs ours-packed) and "calls" (the same slots
+# written back by one writeback call or by many).
 # Prints a table, ours' targets against stock met or missed, and, on the
 # last line, the path of the JSON results. The table's last line counts the
 # kernel reports (WARNING:, BUG:, ...) in the VM's dmesg, which are printed
@@ -31,7 +32,7 @@
 #                        2x written and written back first)
 #   BENCH_RUNS [3]       runs per case of suites writeback and iowb
 #   BENCH_DEVBW_SECS [5] fio run measuring each backing device's bandwidth
-#   BENCH_SUITES ["writeback io iowb"]
+#   BENCH_SUITES ["writeback io iowb calls"]
 #   BENCH_DEVICES ["flash nvme virtio"]
 #   BENCH_BITMAPS ["fresh fragmented random"]  fragmented: every other
 #                        block used; random: a random half of them
@@ -46,6 +47,10 @@
 #   BENCH_IO_RUNS [5]    runs of suite io, its drivers interleaved
 #   BENCH_IO_DRIVERS ["stock ours"]  drivers of suite io
 #   BENCH_IOWB_DRIVERS ["ours ours-packed"]  drivers of suite iowb
+#   BENCH_CALLS_MB [64]  MiB of suite calls (39 or more: its params case
+#                        writes the first 9984 pages)
+#   BENCH_CALLS_DRIVERS ["stock stock-packed ours ours-packed"]  drivers
+#                        of suite calls, BENCH_RUNS runs each
 #   BENCH_IOWB_LBS ["4096 512"]  logical block sizes, in bytes, of suite
 #                    iowb's backing device: 4096 as most UFS devices, 512 as
 #                    most NVMe drives (where a packed read reads only the
@@ -109,7 +114,7 @@ vm_options KERNEL BENCH_STOCK_AS_OURS BENCH_QUICK BENCH_MB BENCH_RUNS \
 	BENCH_IO_MB BENCH_IO_SECS BENCH_IO_RUNS \
 	BENCH_IO_ENGINES BENCH_IO_DRIVERS BENCH_IOWB_DRIVERS BENCH_IOWB_TRACE \
 	BENCH_IOWB_LBS BENCH_IOWB_MBPS BENCH_IOWB_QD BENCH_IOWB_NSEC \
-	BENCH_IOWB_PROFILE TIMEOUT \
+	BENCH_IOWB_PROFILE BENCH_CALLS_MB BENCH_CALLS_DRIVERS TIMEOUT \
 	BENCH_TIMEOUT OUT VM_RUN_ARGS ZRAM_KO \
 	-- "${args[@]}"
 stock_as_ours=${BENCH_STOCK_AS_OURS:-0}
@@ -118,7 +123,10 @@ if [ "${BENCH_QUICK:-0}" = 1 ]; then
 	: "${BENCH_IO_MB:=32}" "${BENCH_IO_RUNS:=1}"
 fi
 
-: "${BENCH_MB:=512}" "${BENCH_RUNS:=3}" "${BENCH_SUITES:=writeback io iowb}"
+: "${BENCH_MB:=512}" "${BENCH_RUNS:=3}"
+: "${BENCH_SUITES:=writeback io iowb calls}"
+: "${BENCH_CALLS_MB:=64}"
+: "${BENCH_CALLS_DRIVERS:=stock stock-packed ours ours-packed}"
 : "${BENCH_DEVICES:=flash nvme virtio}"
 : "${BENCH_BITMAPS:=fresh fragmented random}"
 : "${BENCH_VIRTIO_BITMAPS:=fresh}" "${BENCH_DEVBW_SECS:=5}"
@@ -171,18 +179,19 @@ done
 need_number BENCH_IOWB_MBPS 0 40960	# null_blk's own limit: 40 GiB/s
 need_number BENCH_IOWB_QD 1 10240	# blk-mq's largest tag depth
 need_number BENCH_IOWB_NSEC 0
+need_number BENCH_CALLS_MB 39 4096
 for v in BENCH_QUICK BENCH_STOCK_AS_OURS BENCH_IOWB_TRACE \
 	BENCH_IOWB_PROFILE; do
 	[[ ${!v:-0} =~ ^[01]$ ]] || die "$v must be 0 or 1, not '${!v}'"
 done
-need_words BENCH_SUITES writeback io iowb
+need_words BENCH_SUITES writeback io iowb calls
 need_words BENCH_DEVICES flash nvme virtio
 need_words BENCH_BITMAPS fresh fragmented random
 need_words BENCH_VIRTIO_BITMAPS fresh fragmented random
 need_words BENCH_MORE_CASES {flash,nvme,virtio}/{fresh,fragmented,random}
 need_words BENCH_IOWB_LBS 512 1024 2048 4096
 for v in BENCH_DRIVERS BENCH_MORE_DRIVERS BENCH_IO_DRIVERS \
-	BENCH_IOWB_DRIVERS; do
+	BENCH_IOWB_DRIVERS BENCH_CALLS_DRIVERS; do
 	need_drivers "$v"
 done
 
@@ -221,7 +230,8 @@ for v in BENCH_MB BENCH_RUNS BENCH_SUITES BENCH_DEVICES BENCH_BITMAPS \
 	BENCH_VIRTIO_BITMAPS BENCH_DEVBW_SECS BENCH_DRIVERS BENCH_MORE_DRIVERS \
 	BENCH_MORE_CASES BENCH_IO_MB BENCH_IO_SECS BENCH_IO_RUNS BENCH_IO_ENGINES \
 	BENCH_IO_DRIVERS BENCH_IOWB_DRIVERS BENCH_IOWB_TRACE BENCH_IOWB_LBS \
-	BENCH_IOWB_MBPS BENCH_IOWB_QD BENCH_IOWB_NSEC BENCH_IOWB_PROFILE; do
+	BENCH_IOWB_MBPS BENCH_IOWB_QD BENCH_IOWB_NSEC BENCH_IOWB_PROFILE \
+	BENCH_CALLS_MB BENCH_CALLS_DRIVERS; do
 	envs+=(--env "$v=${!v}")
 done
 if [ "$BENCH_IOWB_PROFILE" != 0 ]; then
@@ -256,6 +266,9 @@ fi
 if runs_suite iowb; then
 	plan+="; iowb: ${BENCH_IO_MB} MiB x ${BENCH_IO_SECS}s, LBS '$BENCH_IOWB_LBS',"
 	plan+=" MBPS=$BENCH_IOWB_MBPS QD=$BENCH_IOWB_QD NSEC=$BENCH_IOWB_NSEC"
+fi
+if runs_suite calls; then
+	plan+="; calls: ${BENCH_CALLS_MB} MiB, drivers '$BENCH_CALLS_DRIVERS'"
 fi
 echo "[bench] kernel ${ZRAM_KERNEL:-debian} ($KVER); $plan;" \
 	"stock-as-ours=$stock_as_ours; raw results in $raw"

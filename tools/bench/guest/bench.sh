@@ -9,7 +9,8 @@
 # BENCH_MORE_CASES, BENCH_IO_MB, BENCH_DEVBW_SECS, BENCH_IO_SECS,
 # BENCH_IO_RUNS, BENCH_IO_ENGINES, BENCH_IO_DRIVERS,
 # BENCH_IOWB_DRIVERS, BENCH_IOWB_LBS, BENCH_IOWB_MBPS, BENCH_IOWB_QD,
-# BENCH_IOWB_NSEC, BENCH_STOCK_AS_OURS (see run.sh).
+# BENCH_IOWB_NSEC, BENCH_CALLS_MB, BENCH_CALLS_DRIVERS,
+# BENCH_STOCK_AS_OURS (see run.sh).
 
 # shellcheck source-path=SCRIPTDIR
 set -euo pipefail
@@ -21,13 +22,15 @@ shopt -s inherit_errexit
 . "$(dirname "$0")/writeback.sh"
 # shellcheck source=io.sh
 . "$(dirname "$0")/io.sh"
+# shellcheck source=calls.sh
+. "$(dirname "$0")/calls.sh"
 
 # The defaults live in tools/bench/run.sh, which passes every setting.
 for v in BENCH_SUITES BENCH_MB BENCH_RUNS BENCH_DEVICES BENCH_BITMAPS \
 	BENCH_VIRTIO_BITMAPS BENCH_DEVBW_SECS BENCH_DRIVERS BENCH_IO_MB \
 	BENCH_IO_SECS BENCH_IO_RUNS BENCH_IO_ENGINES BENCH_IO_DRIVERS \
 	BENCH_IOWB_DRIVERS BENCH_IOWB_LBS BENCH_IOWB_MBPS BENCH_IOWB_QD \
-	BENCH_IOWB_NSEC; do
+	BENCH_IOWB_NSEC BENCH_CALLS_MB BENCH_CALLS_DRIVERS; do
 	[ -n "${!v:-}" ] || die "$v is not set (start the bench with tools/bench/run.sh)"
 done
 # these two may be empty
@@ -45,6 +48,7 @@ done
 	echo "io_mb=$BENCH_IO_MB io_secs=$BENCH_IO_SECS io_runs=$BENCH_IO_RUNS" \
 		"iowb_mbps=$BENCH_IOWB_MBPS" \
 		"iowb_qd=$BENCH_IOWB_QD iowb_nsec=$BENCH_IOWB_NSEC"
+	echo "calls_mb=$BENCH_CALLS_MB"
 	echo "stock_as_ours=${BENCH_STOCK_AS_OURS:-0} fio=$(fio --version)"
 	echo "ours_rev=${BENCH_KO_REV:-?}"
 } >"$out/params.txt"
@@ -56,6 +60,7 @@ for suite in $BENCH_SUITES; do
 	writeback) suite_writeback ;;
 	io) suite_io ;;
 	iowb) suite_iowb ;;
+	calls) suite_calls ;;
 	*) die "unknown suite $suite" ;;
 	esac
 done
