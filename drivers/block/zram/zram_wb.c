@@ -35,6 +35,13 @@
 #define ZRAM_WB_SELECT_CHUNK	1024
 #define ZRAM_WB_SCAN_CHUNK	(16 * ZRAM_WB_SELECT_CHUNK)
 
+/*
+ * Most pages the writer holds plugged: adjacent requests merge up to that
+ * much, and the device starts on them while the next ones are filled, so
+ * they complete in time to be taken again rather than new ones allocated.
+ */
+#define ZRAM_WB_PLUG_PAGES	128
+
 /* How long the buffers of a writeback call are kept for the next call. */
 #define ZRAM_WB_SPARE_JIFFIES	HZ
 
@@ -236,14 +243,10 @@ static unsigned int zram_wb_run_len(const struct zram_wb_req *req,
 	return i - first;
 }
 
-/*
- * One bio per run of adjacent blocks, dispatched at once under a plug of
- * their own: a completion can free the request while the next is filled.
- */
+/* One bio per run of adjacent blocks, under the writer's plug. */
 static void zram_wb_submit(struct zram_wb_ctl *ctl, struct zram_wb_req *req)
 {
 	struct zram_stats *stats = &ctl->zram->stats;
-	struct blk_plug plug;
 	unsigned int i, len;
 
 	req->nr_bios = 0;
@@ -256,12 +259,13 @@ static void zram_wb_submit(struct zram_wb_ctl *ctl, struct zram_wb_req *req)
 						&stats->wb_bios_order0_folios);
 
 	ctl->inflight++;
-	blk_start_plug(&plug);
 	for (i = 0; i < req->nr_blocks; i += len) {
 		len = zram_wb_run_len(req, i);
 		submit_bio(zram_wb_alloc_bio(ctl, req, i, len));
 	}
-	blk_finish_plug(&plug);
+	ctl->plugged += req->nr_blocks;
+	if (ctl->plugged >= ZRAM_WB_PLUG_PAGES)
+		zram_wb_dispatch(ctl);
 }
 
 /*
@@ -333,9 +337,14 @@ static bool zram_wb_go_on(struct zram_wb_ctl *ctl)
 /* Writes the chunk with ctl->mode; it is empty after. */
 static void zram_wb_write_selected(struct zram_wb_ctl *ctl)
 {
+	struct blk_plug plug;
+
 	lockdep_assert_held(&ctl->zram->pp_lock);
+	blk_start_plug(&plug);
 	while (ctl->next < ctl->nr_selected && zram_wb_go_on(ctl))
 		zram_wb_write_one(ctl, ctl->mode);
+	blk_finish_plug(&plug);
+	ctl->plugged = 0;
 	zram_wb_unselect_rest(ctl);
 }
 

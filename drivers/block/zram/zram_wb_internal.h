@@ -106,6 +106,7 @@ struct zram_wb_knobs {
  * @free: idle requests
  * @done: completed requests waiting to be committed
  * @inflight: requests submitted and not yet committed
+ * @plugged: pages submitted since the writer's plug was last flushed
  * @wait: the writer waits here for a completion
  * @stop_err: why the writeback stopped early (zram_wb_run()'s errno), or 0
  * @io_error: some bio failed; its slots stayed in RAM
@@ -128,6 +129,7 @@ struct zram_wb_ctl {
 	struct list_head free;
 	struct list_head done;
 	unsigned int inflight;
+	unsigned int plugged;
 	wait_queue_head_t wait;
 	int stop_err;
 	bool io_error;
@@ -135,6 +137,7 @@ struct zram_wb_ctl {
 
 /* zram_wb_req.c: the request pool, their data buffers, waiting for them. */
 void zram_wb_wait_all(struct zram_wb_ctl *ctl);
+void zram_wb_dispatch(struct zram_wb_ctl *ctl);
 void zram_wb_commit_done(struct zram_wb_ctl *ctl);
 struct zram_wb_req *zram_wb_get_req(struct zram_wb_ctl *ctl);
 void zram_wb_put_req(struct zram_wb_ctl *ctl, struct zram_wb_req *req);

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /* Writeback requests: the pool a writeback keeps in flight, their buffers. */
 
+#include <linux/blkdev.h>
 #include <linux/gfp.h>
 #include <linux/list.h>
 #include <linux/mm.h>
@@ -10,6 +11,37 @@
 
 #include "zram.h"
 #include "zram_wb_internal.h"
+
+/*
+ * Waits and commits flush the writer's plug first: sleeping plugged defers
+ * dispatch to kblockd, committing plugged idles the device.
+ */
+static struct blk_plug *zram_wb_unplug(struct zram_wb_ctl *ctl)
+{
+	struct blk_plug *plug = current->plug;
+
+	ctl->plugged = 0;
+	if (plug)
+		blk_finish_plug(plug);
+	return plug;
+}
+
+static void zram_wb_replug(struct blk_plug *plug)
+{
+	if (plug)
+		blk_start_plug(plug);
+}
+
+/**
+ * zram_wb_dispatch - send the bios the writer holds plugged to the device
+ * @ctl: writeback
+ *
+ * Context: the writer (zram.pp_lock held); may sleep.
+ */
+void zram_wb_dispatch(struct zram_wb_ctl *ctl)
+{
+	zram_wb_replug(zram_wb_unplug(ctl));
+}
 
 /* True once a request in flight has completed; takes @ctl->lock. */
 static bool zram_wb_any_done(struct zram_wb_ctl *ctl)
@@ -22,15 +54,27 @@ static bool zram_wb_any_done(struct zram_wb_ctl *ctl)
 	return done;
 }
 
-/*
- * Waits for a completion, then commits what completed. The writer holds no
- * plug here: each request's bios were dispatched when it was submitted.
- */
+/* Waits for a completion, then commits what completed. */
 static void zram_wb_wait_commit(struct zram_wb_ctl *ctl)
 {
+	struct blk_plug *plug = zram_wb_unplug(ctl);
+
 	lockdep_assert_held(&ctl->zram->pp_lock);
 	wait_event(ctl->wait, zram_wb_any_done(ctl));
 	zram_wb_commit_done(ctl);
+	zram_wb_replug(plug);
+}
+
+/* Commits what completed, if anything, with the plug flushed first. */
+static void zram_wb_commit_unplugged(struct zram_wb_ctl *ctl)
+{
+	struct blk_plug *plug;
+
+	if (!zram_wb_any_done(ctl))
+		return;
+	plug = zram_wb_unplug(ctl);
+	zram_wb_commit_done(ctl);
+	zram_wb_replug(plug);
 }
 
 /**
@@ -167,8 +211,7 @@ struct zram_wb_req *zram_wb_get_req(struct zram_wb_ctl *ctl)
 	struct zram_wb_req *req;
 
 	lockdep_assert_held(&ctl->zram->pp_lock);
-	if (zram_wb_any_done(ctl))
-		zram_wb_commit_done(ctl);
+	zram_wb_commit_unplugged(ctl);
 	req = zram_wb_take_req(ctl);
 	if (req)
 		return req;
