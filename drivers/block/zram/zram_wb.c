@@ -12,7 +12,6 @@
 
 #include <linux/bio.h>
 #include <linux/blkdev.h>
-#include <linux/cleanup.h>
 #include <linux/gfp.h>
 #include <linux/list.h>
 #include <linux/mm.h>
@@ -31,7 +30,7 @@
 #define ZRAM_WB_MAX_INFLIGHT_PAGES	4096
 /* Fewest requests a writeback_batch_size of 4 pages or more is split into. */
 #define ZRAM_WB_MIN_REQS	4
-/* Most slots selected, and most slots walked, before writing them. */
+/* Most slots in a chunk, and most slots walked before it is written. */
 #define ZRAM_WB_SELECT_CHUNK	1024
 #define ZRAM_WB_SCAN_CHUNK	(16 * ZRAM_WB_SELECT_CHUNK)
 
@@ -82,9 +81,9 @@ static void zram_wb_limit_give(struct zram_wb *wb, unsigned int nr_pages,
 }
 
 /*
- * Adds the slots of [@index, @end) that match @mode to the chunk, in
- * ascending index order, which puts neighbouring slots (often read
- * together) on neighbouring blocks. Stops when the chunk is full or after
+ * Adds the slots of [@index, @end) that match @mode to the chunk in index
+ * order, which puts neighbouring slots (often read together) on
+ * neighbouring blocks. Stops when the chunk is full or has walked
  * ZRAM_WB_SCAN_CHUNK slots; returns the index to resume at.
  */
 static unsigned long zram_wb_select(struct zram_wb_ctl *ctl,
@@ -94,9 +93,10 @@ static unsigned long zram_wb_select(struct zram_wb_ctl *ctl,
 	struct zram *zram = ctl->zram;
 
 	lockdep_assert_held(&zram->pp_lock);
-	end = min(end, index + ZRAM_WB_SCAN_CHUNK);
+	end = min(end, index + ZRAM_WB_SCAN_CHUNK - ctl->walked);
 	for (; index < end && ctl->nr_selected < ZRAM_WB_SELECT_CHUNK;
 	     index++) {
+		ctl->walked++;
 		if (zram_slot_wb_select(zram, index, mode))
 			ctl->slots[ctl->nr_selected++] = index;
 	}
@@ -111,6 +111,7 @@ static void zram_wb_unselect_rest(struct zram_wb_ctl *ctl)
 	ctl->nr_selected = 0;
 	ctl->next = 0;
 	ctl->peeked = 0;
+	ctl->walked = 0;
 }
 
 /* Freed blocks may join short runs into long ones: forget the short region. */
@@ -272,7 +273,7 @@ static void zram_wb_submit(struct zram_wb_ctl *ctl, struct zram_wb_req *req)
  * Writes the next selected slots with one request; unused blocks and budget
  * go back at once. Sets @ctl->stop_err when the writeback must stop.
  */
-static void zram_wb_write_one(struct zram_wb_ctl *ctl, unsigned int mode)
+static void zram_wb_write_one(struct zram_wb_ctl *ctl)
 {
 	unsigned long *bitmap = ctl->zram->backing.bitmap;
 	struct zram_wb *wb = &ctl->zram->wb;
@@ -288,7 +289,7 @@ static void zram_wb_write_one(struct zram_wb_ctl *ctl, unsigned int mode)
 		return;
 	}
 	if (ctl->knobs.packed)
-		want = zram_wb_pack_estimate(ctl, mode);
+		want = zram_wb_pack_estimate(ctl, ctl->mode);
 	else
 		want = min(ctl->nr_selected - ctl->next,
 			   ctl->knobs.max_bio_pages);
@@ -305,7 +306,7 @@ static void zram_wb_write_one(struct zram_wb_ctl *ctl, unsigned int mode)
 		goto out_put_req;
 	}
 
-	req->mode = mode;
+	req->mode = ctl->mode;
 	if (ctl->knobs.packed)
 		n = zram_wb_pack(ctl, req, ret);
 	else
@@ -342,7 +343,7 @@ static void zram_wb_write_selected(struct zram_wb_ctl *ctl)
 	lockdep_assert_held(&ctl->zram->pp_lock);
 	blk_start_plug(&plug);
 	while (ctl->next < ctl->nr_selected && zram_wb_go_on(ctl))
-		zram_wb_write_one(ctl, ctl->mode);
+		zram_wb_write_one(ctl);
 	blk_finish_plug(&plug);
 	ctl->plugged = 0;
 	zram_wb_unselect_rest(ctl);
@@ -486,7 +487,8 @@ static void zram_wb_ctl_free(struct zram_wb_ctl *ctl)
 
 	if (!ctl)
 		return;
-	WARN_ON_ONCE(ctl->inflight || !list_empty(&ctl->done));
+	WARN_ON_ONCE(ctl->inflight || ctl->nr_selected ||
+		     !list_empty(&ctl->done));
 	list_for_each_entry_safe(req, tmp, &ctl->free, node)
 		zram_wb_req_free(req);
 	kfree(ctl->sizes);
@@ -616,8 +618,9 @@ static void zram_wb_ctl_park(struct zram_wb_ctl *ctl)
 }
 
 /*
- * Only tries zram.pp_lock, so zram_wb_reset() may cancel it holding that
- * lock; a writer holding it parks a spare and queues this again.
+ * Only tries zram.pp_lock and takes no other lock that may sleep, so
+ * zram_wb_reset() may cancel it synchronously holding pp_lock and
+ * init_lock; when pp_lock is busy it tries again later.
  */
 static void zram_wb_spare_release(struct work_struct *work)
 {
@@ -635,7 +638,10 @@ static void zram_wb_spare_release(struct work_struct *work)
 	mutex_unlock(&zram->pp_lock);
 }
 
-/* Selects the slots of @range into the chunk, writing each full chunk. */
+/*
+ * Selects the slots of @range into the chunk, which is written once full or
+ * once it walked ZRAM_WB_SCAN_CHUNK slots, so no slot stays selected long.
+ */
 static void zram_wb_run_range(struct zram_wb_ctl *ctl,
 			      const struct zram_wb_range *range)
 {
@@ -644,24 +650,25 @@ static void zram_wb_run_range(struct zram_wb_ctl *ctl,
 	lockdep_assert_held(&ctl->zram->pp_lock);
 	while (index < range->hi && zram_wb_go_on(ctl)) {
 		index = zram_wb_select(ctl, range->mode, index, range->hi);
-		if (ctl->nr_selected == ZRAM_WB_SELECT_CHUNK)
+		if (ctl->nr_selected == ZRAM_WB_SELECT_CHUNK ||
+		    ctl->walked == ZRAM_WB_SCAN_CHUNK)
 			zram_wb_write_selected(ctl);
 		cond_resched();
 	}
 }
 
 /*
- * True when ranges[@i] shares a slot with an earlier range. @max_hi is the
- * largest end of those; ranges in ascending order never scan.
+ * True when ranges[@i] shares a slot with one of ranges[@first..@i - 1],
+ * whose largest end is @max_hi; ranges in ascending order never scan.
  */
-static bool zram_wb_overlaps(const struct zram_wb_range *ranges, int i,
-			     unsigned long max_hi)
+static bool zram_wb_overlaps(const struct zram_wb_range *ranges, int first,
+			     int i, unsigned long max_hi)
 {
 	int j;
 
 	if (ranges[i].lo >= max_hi)
 		return false;
-	for (j = 0; j < i; j++) {
+	for (j = first; j < i; j++) {
 		if (ranges[i].lo < ranges[j].hi && ranges[j].lo < ranges[i].hi)
 			return true;
 	}
@@ -670,28 +677,31 @@ static bool zram_wb_overlaps(const struct zram_wb_range *ranges, int i,
 
 /*
  * Ranges share one chunk, so several ranges batch and pack as one. A range
- * that overlaps an earlier one first waits for every bio in flight: a slot
- * freed and stored again meanwhile must not be selected a second time while
- * a bio with its old data may still commit.
+ * that overlaps one since the last wait first waits for every bio in
+ * flight: a slot freed and stored again meanwhile must not be selected a
+ * second time while a bio with its old data may still commit.
  */
 static void zram_wb_run_ranges(struct zram_wb_ctl *ctl,
 			       const struct zram_wb_range *ranges,
 			       int nr_ranges)
 {
 	unsigned long max_hi = 0;
+	int i, first = 0;
 	bool overlaps;
-	int i;
 
 	lockdep_assert_held(&ctl->zram->pp_lock);
 	ctl->mode = ranges[0].mode;
 	for (i = 0; i < nr_ranges && zram_wb_go_on(ctl); i++) {
-		overlaps = zram_wb_overlaps(ranges, i, max_hi);
+		overlaps = zram_wb_overlaps(ranges, first, i, max_hi);
 		if (overlaps || ranges[i].mode != ctl->mode) {
 			zram_wb_write_selected(ctl);
 			ctl->mode = ranges[i].mode;
 		}
-		if (overlaps)
+		if (overlaps) {
 			zram_wb_wait_all(ctl);
+			first = i;
+			max_hi = 0;
+		}
 		zram_wb_run_range(ctl, &ranges[i]);
 		max_hi = max(max_hi, ranges[i].hi);
 	}

@@ -101,6 +101,7 @@ struct zram_wb_knobs {
  * @nr_selected: valid entries in @slots
  * @next: next entry of @slots to take
  * @peeked: valid entries in @sizes
+ * @walked: slots walked since the chunk was last written
  * @nr_reqs: requests allocated, at most @knobs.batch_size
  * @lock: guards @free and @done; irq-safe, zram_wb_end_io() takes it
  * @free: idle requests
@@ -112,8 +113,9 @@ struct zram_wb_knobs {
  * @io_error: some bio failed; its slots stayed in RAM
  *
  * The writer (zram_wb_run(), zram.pp_lock held) owns all but @lock, @free and
- * @done. A completion touches @ctl only under @lock, before the writer
- * commits its request; @ctl is parked or freed once @inflight is 0.
+ * @done; parked as zram_wb.spare, the holder of zram.pp_lock owns it. A
+ * completion touches @ctl only under @lock, before the writer commits its
+ * request; @ctl is parked or freed once @inflight is 0.
  */
 struct zram_wb_ctl {
 	struct zram *zram;
@@ -124,6 +126,7 @@ struct zram_wb_ctl {
 	unsigned int nr_selected;
 	unsigned int next;
 	unsigned int peeked;
+	unsigned int walked;
 	unsigned int nr_reqs;
 	spinlock_t lock;	/* irq-safe: guards @free, @done */
 	struct list_head free;
