@@ -41,8 +41,12 @@
  */
 #define ZRAM_WB_PLUG_PAGES	128
 
-/* How long the buffers of a writeback call are kept for the next call. */
+/*
+ * How long the buffers of a writeback call are kept for the next call, and
+ * how many pages of them at most.
+ */
 #define ZRAM_WB_SPARE_JIFFIES	HZ
+#define ZRAM_WB_SPARE_PAGES	256
 
 /* Most slots per request when packing; unpacked, one slot per block. */
 #define ZRAM_WB_MAX_PACKED_OBJS	(8 * ZRAM_WB_MAX_BIO_PAGES)
@@ -605,13 +609,16 @@ static struct zram_wb_ctl *zram_wb_ctl_get(struct zram *zram)
 /*
  * Keeps an idle writeback as the spare: calls that follow each other reuse
  * its buffers instead of allocating them, which is what a call costs most
- * beside its data. Freed ZRAM_WB_SPARE_JIFFIES after the last call.
+ * beside its data. It keeps ZRAM_WB_SPARE_PAGES of buffers at most, and is
+ * freed ZRAM_WB_SPARE_JIFFIES after the last call.
  */
 static void zram_wb_ctl_park(struct zram_wb_ctl *ctl)
 {
 	struct zram_wb *wb = &ctl->zram->wb;
 
 	lockdep_assert_held(&ctl->zram->pp_lock);
+	zram_wb_trim(ctl, max(ZRAM_WB_SPARE_PAGES / ctl->knobs.max_bio_pages,
+			      1U));
 	wb->spare = ctl;
 	mod_delayed_work(system_dfl_wq, &wb->spare_release,
 			 ZRAM_WB_SPARE_JIFFIES);

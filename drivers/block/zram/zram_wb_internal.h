@@ -145,6 +145,7 @@ void zram_wb_commit_done(struct zram_wb_ctl *ctl);
 struct zram_wb_req *zram_wb_get_req(struct zram_wb_ctl *ctl);
 void zram_wb_put_req(struct zram_wb_ctl *ctl, struct zram_wb_req *req);
 void zram_wb_req_free(struct zram_wb_req *req);
+void zram_wb_trim(struct zram_wb_ctl *ctl, unsigned int keep);
 struct page *zram_wb_req_page(struct zram_wb_req *req, unsigned int n);
 void *zram_wb_req_addr(struct zram_wb_req *req, unsigned int pos);
 

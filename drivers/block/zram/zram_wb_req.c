@@ -124,6 +124,28 @@ void zram_wb_req_free(struct zram_wb_req *req)
 	kfree(req);
 }
 
+/**
+ * zram_wb_trim - free idle requests until at most @keep exist
+ * @ctl: writeback with no request in flight
+ * @keep: requests to keep
+ *
+ * Context: the holder of zram.pp_lock; may sleep.
+ */
+void zram_wb_trim(struct zram_wb_ctl *ctl, unsigned int keep)
+{
+	struct zram_wb_req *req, *tmp;
+
+	lockdep_assert_held(&ctl->zram->pp_lock);
+	WARN_ON_ONCE(ctl->inflight);
+	list_for_each_entry_safe(req, tmp, &ctl->free, node) {
+		if (ctl->nr_reqs <= keep)
+			break;
+		list_del(&req->node);
+		zram_wb_req_free(req);
+		ctl->nr_reqs--;
+	}
+}
+
 /* A buffer folio only when it is cheap; order-0 folios are the fallback. */
 #define ZRAM_WB_GFP_LARGE_FOLIO	((GFP_KERNEL | __GFP_NORETRY | __GFP_NOWARN | \
 				  __GFP_NOMEMALLOC) & ~__GFP_RECLAIM)
