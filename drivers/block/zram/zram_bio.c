@@ -329,6 +329,12 @@ void zram_submit_bio(struct bio *bio)
 	unsigned long start;
 	int ret;
 
+	/*
+	 * The block layer checked the bio against the capacity; pairs with
+	 * the smp_wmb() in zram_init_device() that publishes the state the
+	 * capacity stands for.
+	 */
+	smp_rmb();
 	switch (bio_op(bio)) {
 	case REQ_OP_READ:
 	case REQ_OP_WRITE:

@@ -95,6 +95,12 @@ int zram_init_device(struct zram *zram, u32 nr_slots)
 	zram->mem_pool = pool;
 	zram->huge_class_size = zs_huge_class_size(pool);
 	zram->disksize = disksize;
+	/*
+	 * A bio reaches zram_submit_bio() only once it sees the capacity;
+	 * pairs with its smp_rmb(), so it also sees the table, the pool and
+	 * the compressors.
+	 */
+	smp_wmb();
 	set_capacity_and_notify(zram->disk, disksize >> SECTOR_SHIFT);
 	return 0;
 
