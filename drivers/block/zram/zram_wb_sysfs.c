@@ -80,14 +80,14 @@ static int zram_wb_parse_range(char *val, unsigned long nr_pages,
  * "page_index=N" and "page_indexes=A-B" add a range of any stored slot; a
  * mode, bare or "type=MODE", adds the last range (or the whole device) for
  * slots of that mode and ends the input; other "key=value" are ignored.
- * Returns the number of ranges (*@rangesp to kfree()), -EINVAL, -ERANGE or
+ * Returns the number of ranges (*@rangesp to kvfree()), -EINVAL, -ERANGE or
  * -ENOMEM.
  */
 static int zram_wb_parse(const char *buf, unsigned long nr_pages,
 			 struct zram_wb_range **rangesp)
 {
 	char *args __free(kfree) = kstrdup(buf, GFP_KERNEL);
-	struct zram_wb_range *ranges __free(kfree) = NULL;
+	struct zram_wb_range *ranges __free(kvfree) = NULL;
 	struct zram_wb_range last = { .lo = 0, .hi = nr_pages };
 	char *cur, *param, *val, *word;
 	unsigned int mode;
@@ -95,8 +95,12 @@ static int zram_wb_parse(const char *buf, unsigned long nr_pages,
 
 	if (!args)
 		return -ENOMEM;
-	/* A range and its separator take 13 bytes or more; +1 for a mode. */
-	ranges = kzalloc_objs(*ranges, (strlen(args) + 1) / 13 + 1);
+	/*
+	 * A range and its separator take 13 bytes or more; +1 for a mode. A
+	 * page of input needs more than a page of ranges: kvmalloc, so the
+	 * write needs no contiguous pages when memory is short.
+	 */
+	ranges = kvzalloc_objs(*ranges, (strlen(args) + 1) / 13 + 1);
 	if (!ranges)
 		return -ENOMEM;
 	cur = skip_spaces(args);
@@ -158,7 +162,7 @@ static ssize_t writeback_store(struct device *dev,
 	if (ret > 0)
 		ret = zram_wb_run(zram, ranges, ret);
 	mutex_unlock(&zram->pp_lock);
-	kfree(ranges);
+	kvfree(ranges);
 	return ret ? ret : len;
 }
 
