@@ -9,6 +9,7 @@
 #include <linux/bitops.h>
 #include <linux/errno.h>
 #include <linux/limits.h>
+#include <linux/minmax.h>
 
 #include "zram_extent.h"
 
@@ -43,7 +44,10 @@ static void zram_extent_scan(const unsigned long *bitmap,
 			dist = pass ? nr_blocks - from + start : start - from;
 			if (dist > deadline)
 				goto bounded;
-			end = find_next_bit(bitmap, nr_blocks, start);
+			/* No further than @max_len: a run may span the device. */
+			end = find_next_bit(bitmap,
+					    min(nr_blocks, start + max_len),
+					    start);
 			if (end - start > found->len) {
 				found->start = start;
 				found->len = end - start;
@@ -70,7 +74,7 @@ bounded:
 static bool zram_extent_first_short(const unsigned long *bitmap,
 				    unsigned long nr_blocks,
 				    const struct zram_extent_cursor *cur,
-				    unsigned long from,
+				    unsigned long from, unsigned long max_len,
 				    struct zram_extent_found *found)
 {
 	unsigned long start;
@@ -81,7 +85,8 @@ static bool zram_extent_first_short(const unsigned long *bitmap,
 	if (start >= cur->short_end)
 		return false;
 	found->start = start;
-	found->len = find_next_bit(bitmap, nr_blocks, start) - start;
+	found->len = find_next_bit(bitmap, min(nr_blocks, start + max_len),
+				   start) - start;
 	return found->len != 0;
 }
 
@@ -124,7 +129,7 @@ int zram_extent_reserve(unsigned long *bitmap, unsigned long nr_blocks,
 	for (;;) {
 		from = cur->next < nr_blocks ? cur->next : 0;
 		if (!zram_extent_first_short(bitmap, nr_blocks, cur, from,
-					     &found)) {
+					     max_len, &found)) {
 			zram_extent_scan(bitmap, nr_blocks, from, max_len,
 					 &found);
 			cur->short_start = from;

@@ -15,6 +15,7 @@
 #include <linux/bitmap.h>
 
 static unsigned int passed, failed;
+unsigned long shim_words_read;
 
 #define CHECK(cond, fmt, ...)						\
 	do {								\
@@ -287,6 +288,48 @@ static void run_short_region_case(void)
 	CHECK(cur.short_start == 2 * k - 2,
 	      "short region after used up: starts at %lu, want %lu",
 	      cur.short_start, 2 * k - 2);
+	free(map);
+}
+
+/*
+ * A reservation reads the bitmap in proportion to what it reserves, not to
+ * the free space around it: on a fresh 64 GiB device (2^24 blocks), a run
+ * of 32 blocks found by a full search, and one found in a short region
+ * whose free run goes on to the end of the device.
+ */
+static void run_cost_case(void)
+{
+	const unsigned long nr = 1UL << 24, k = ZRAM_EXTENT_MAX_RUNS;
+	struct zram_extent_cursor cur = { };
+	unsigned long *map = bitmap_new(nr), i;
+
+	set_bit(0, map);
+	shim_words_read = 0;
+	expect_reserve(map, nr, &cur, "fresh 2^24 blocks", 32, 1);
+	CHECK(shim_words_read <= 8,
+	      "fresh 2^24 blocks: %lu bitmap words read, want at most 8",
+	      shim_words_read);
+	free(map);
+
+	/* Single free blocks 1, 3, ..: the search makes 0 to 2K short. */
+	map = bitmap_new(nr);
+	cur = (struct zram_extent_cursor){ };
+	for (i = 0; i < 2 * k + 4; i += 2)
+		set_bit(i, map);
+	expect_reserve(map, nr, &cur, "singles", 1, 1);
+	CHECK(cur.short_start == 0 && cur.short_end == 2 * k,
+	      "singles: short region %lu-%lu, want 0-%lu",
+	      cur.short_start, cur.short_end, 2 * k);
+	/* Block 2K - 1 of the short region now starts a run to the end. */
+	clear_bit(2 * k, map);
+	clear_bit(2 * k + 2, map);
+	cur.next = 2 * k - 1;
+	shim_words_read = 0;
+	expect_reserve(map, nr, &cur, "short region into the free rest", 32,
+		       2 * k - 1);
+	CHECK(shim_words_read <= 8,
+	      "short region on 2^24 blocks: %lu bitmap words read, want at most 8",
+	      shim_words_read);
 	free(map);
 }
 
@@ -774,6 +817,7 @@ int main(void)
 	run_bound_case(true);
 	run_bound_case(false);
 	run_short_region_case();
+	run_cost_case();
 	run_fill(1, 32);
 	run_fill(63, 32);
 	run_fill(64, 64);

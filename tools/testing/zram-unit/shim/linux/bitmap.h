@@ -9,6 +9,9 @@
 
 #include <linux/bitops.h>
 
+/* Words the searches below read, for tests that bound a search's cost. */
+extern unsigned long shim_words_read;
+
 static inline unsigned long shim_find_next(const unsigned long *addr,
 					   unsigned long size,
 					   unsigned long offset,
@@ -20,11 +23,13 @@ static inline unsigned long shim_find_next(const unsigned long *addr,
 		return size;
 	idx = BIT_WORD(offset);
 	word = (addr[idx] ^ invert) & (~0UL << (offset % BITS_PER_LONG));
+	shim_words_read++;
 	while (!word) {
 		idx++;
 		if (idx * BITS_PER_LONG >= size)
 			return size;
 		word = addr[idx] ^ invert;
+		shim_words_read++;
 	}
 	offset = idx * BITS_PER_LONG + __builtin_ctzl(word);
 	return offset < size ? offset : size;
