@@ -142,6 +142,7 @@ void zram_bdev_release(struct zram *zram)
 	bd->bitmap = NULL;
 	bd->free_pending = NULL;
 	bd->free_staged = NULL;
+	atomic_long_set(&bd->nr_free_pending, 0);
 	bd->pack = NULL;
 	bd->nr_blocks = 0;
 }
@@ -261,10 +262,16 @@ out_free_path:
 bool zram_bdev_harvest(struct zram *zram)
 {
 	struct zram_bdev *bd = &zram->backing;
+	unsigned long nr;
 
 	lockdep_assert_held(&zram->pp_lock);
-	if (!zram_extent_stage_frees(bd->free_pending, bd->free_staged,
-				     bd->nr_blocks))
+	/* No walk of the bitmap, whatever its size, when nothing was freed. */
+	if (!atomic_long_read(&bd->nr_free_pending))
+		return false;
+	nr = zram_extent_stage_frees(bd->free_pending, bd->free_staged,
+				     bd->nr_blocks);
+	atomic_long_sub(nr, &bd->nr_free_pending);
+	if (!nr)
 		return false;
 	synchronize_srcu(&bd->read_srcu);
 	zram_extent_release_staged(bd->bitmap, bd->free_staged, bd->nr_blocks);

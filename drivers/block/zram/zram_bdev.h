@@ -46,6 +46,8 @@ struct zram_bdev_loc {
  *	next two, all changed by atomic bitops only
  * @free_pending: blocks freed under a slot lock that a read may still pin
  * @free_staged: blocks zram_bdev_harvest() took from @free_pending
+ * @nr_free_pending: blocks freed since the last harvest; counted before
+ *	the bit is set, so never below the bits set in @free_pending
  * @nr_blocks: bits in each bitmap
  * @read_srcu: pins a block from its reader's slot lock until the read
  *	completed (maybe in irq); a freed block is reused after a grace period
@@ -62,6 +64,7 @@ struct zram_bdev {
 	unsigned long *bitmap;
 	unsigned long *free_pending;
 	unsigned long *free_staged;
+	atomic_long_t nr_free_pending;
 	unsigned long nr_blocks;
 	struct srcu_struct read_srcu;
 	struct bio_set read_bs;

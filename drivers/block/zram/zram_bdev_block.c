@@ -15,6 +15,7 @@ static void zram_bdev_free_block(struct zram *zram, unsigned long block)
 	struct zram_bdev *bd = &zram->backing;
 
 	WARN_ON_ONCE(!test_bit(block, bd->bitmap));
+	atomic_long_inc(&bd->nr_free_pending);
 	WARN_ON_ONCE(test_and_set_bit(block, bd->free_pending));
 	atomic64_dec(&zram->stats.bd_count);
 }
