@@ -51,6 +51,9 @@
 #                        writes the first 9984 pages)
 #   BENCH_CALLS_DRIVERS ["stock stock-packed ours ours-packed"]  drivers
 #                        of suite calls, BENCH_RUNS runs each
+#   BENCH_CALLS_BD_MB [0] MiB of suite calls' backing device (0:
+#                        BENCH_CALLS_MB + 1; null_blk allocates only what
+#                        is written, so a large one costs its bitmaps only)
 #   BENCH_IOWB_LBS ["4096 512"]  logical block sizes, in bytes, of suite
 #                    iowb's backing device: 4096 as most UFS devices, 512 as
 #                    most NVMe drives (where a packed read reads only the
@@ -114,7 +117,8 @@ vm_options KERNEL BENCH_STOCK_AS_OURS BENCH_QUICK BENCH_MB BENCH_RUNS \
 	BENCH_IO_MB BENCH_IO_SECS BENCH_IO_RUNS \
 	BENCH_IO_ENGINES BENCH_IO_DRIVERS BENCH_IOWB_DRIVERS BENCH_IOWB_TRACE \
 	BENCH_IOWB_LBS BENCH_IOWB_MBPS BENCH_IOWB_QD BENCH_IOWB_NSEC \
-	BENCH_IOWB_PROFILE BENCH_CALLS_MB BENCH_CALLS_DRIVERS TIMEOUT \
+	BENCH_IOWB_PROFILE BENCH_CALLS_MB BENCH_CALLS_DRIVERS \
+	BENCH_CALLS_BD_MB TIMEOUT \
 	BENCH_TIMEOUT OUT VM_RUN_ARGS ZRAM_KO \
 	-- "${args[@]}"
 stock_as_ours=${BENCH_STOCK_AS_OURS:-0}
@@ -125,7 +129,7 @@ fi
 
 : "${BENCH_MB:=512}" "${BENCH_RUNS:=3}"
 : "${BENCH_SUITES:=writeback io iowb calls}"
-: "${BENCH_CALLS_MB:=64}"
+: "${BENCH_CALLS_MB:=64}" "${BENCH_CALLS_BD_MB:=0}"
 : "${BENCH_CALLS_DRIVERS:=stock stock-packed ours ours-packed}"
 : "${BENCH_DEVICES:=flash nvme virtio}"
 : "${BENCH_BITMAPS:=fresh fragmented random}"
@@ -180,6 +184,7 @@ need_number BENCH_IOWB_MBPS 0 40960	# null_blk's own limit: 40 GiB/s
 need_number BENCH_IOWB_QD 1 10240	# blk-mq's largest tag depth
 need_number BENCH_IOWB_NSEC 0
 need_number BENCH_CALLS_MB 39 4096
+need_number BENCH_CALLS_BD_MB 0 1048576
 for v in BENCH_QUICK BENCH_STOCK_AS_OURS BENCH_IOWB_TRACE \
 	BENCH_IOWB_PROFILE; do
 	[[ ${!v:-0} =~ ^[01]$ ]] || die "$v must be 0 or 1, not '${!v}'"
@@ -231,7 +236,7 @@ for v in BENCH_MB BENCH_RUNS BENCH_SUITES BENCH_DEVICES BENCH_BITMAPS \
 	BENCH_MORE_CASES BENCH_IO_MB BENCH_IO_SECS BENCH_IO_RUNS BENCH_IO_ENGINES \
 	BENCH_IO_DRIVERS BENCH_IOWB_DRIVERS BENCH_IOWB_TRACE BENCH_IOWB_LBS \
 	BENCH_IOWB_MBPS BENCH_IOWB_QD BENCH_IOWB_NSEC BENCH_IOWB_PROFILE \
-	BENCH_CALLS_MB BENCH_CALLS_DRIVERS; do
+	BENCH_CALLS_MB BENCH_CALLS_DRIVERS BENCH_CALLS_BD_MB; do
 	envs+=(--env "$v=${!v}")
 done
 if [ "$BENCH_IOWB_PROFILE" != 0 ]; then

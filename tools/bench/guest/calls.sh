@@ -8,7 +8,9 @@
 # of ~50% compressible data on an NVMe-model null_blk (20 us timer
 # completions, no bandwidth cap: null_blk's cap releases bytes each
 # millisecond, which would add its own wait to every call), each case on
-# a fresh module and device:
+# a fresh module and device. The backing device has BENCH_CALLS_BD_MB
+# (0: BENCH_CALLS_MB + 1), so that a per-call cost that grows with it
+# shows:
 #   one      one write of page_indexes= over all of it
 #   ranges   one write of page_indexes= per MiB
 #   pages    one write of page_index= per page, over the first 4096 pages
@@ -104,13 +106,15 @@ calls_case() {
 }
 
 suite_calls() {
-	local run drv case drivers
+	local run drv case drivers bd_mb
 
 	((BENCH_CALLS_MB * 256 >= calls_params_pages)) ||
 		die "BENCH_CALLS_MB must be 39 or more"
 	: >"$out/calls.txt"
 	drivers=$(usable_drivers "$BENCH_CALLS_DRIVERS")
-	nullb_create nullb_calls 20000 0 $((BENCH_CALLS_MB + 1))
+	bd_mb=$BENCH_CALLS_BD_MB
+	[ "$bd_mb" != 0 ] || bd_mb=$((BENCH_CALLS_MB + 1))
+	nullb_create nullb_calls 20000 0 "$bd_mb"
 	for run in $(seq 1 "$BENCH_RUNS"); do
 		for case in one ranges pages params params-r; do
 			# shellcheck disable=SC2086 # a list of words
