@@ -9,16 +9,26 @@
 #include <linux/bitops.h>
 #include <linux/errno.h>
 #include <linux/limits.h>
-#include <linux/minmax.h>
 
 #include "zram_extent.h"
 
-/* Longest free run met (@len 0: none); @short_end: see zram_extent_scan(). */
+/*
+ * Longest free run met (@len 0: none), measured up to the length wanted;
+ * @short_end: see zram_extent_scan().
+ */
 struct zram_extent_found {
 	unsigned long start;
 	unsigned long len;
 	unsigned long short_end;
 };
+
+/* Where measuring a free run from @start may stop: @max_len on, or the end. */
+static unsigned long zram_extent_limit(unsigned long start,
+				       unsigned long max_len,
+				       unsigned long nr_blocks)
+{
+	return nr_blocks - start > max_len ? start + max_len : nr_blocks;
+}
 
 /* Next-fit from @from; a run never wraps to block 0; ZRAM_EXTENT_* bound it. */
 static void zram_extent_scan(const unsigned long *bitmap,
@@ -46,7 +56,8 @@ static void zram_extent_scan(const unsigned long *bitmap,
 				goto bounded;
 			/* No further than @max_len: a run may span the device. */
 			end = find_next_bit(bitmap,
-					    min(nr_blocks, start + max_len),
+					    zram_extent_limit(start, max_len,
+							      nr_blocks),
 					    start);
 			if (end - start > found->len) {
 				found->start = start;
@@ -85,7 +96,8 @@ static bool zram_extent_first_short(const unsigned long *bitmap,
 	if (start >= cur->short_end)
 		return false;
 	found->start = start;
-	found->len = find_next_bit(bitmap, min(nr_blocks, start + max_len),
+	found->len = find_next_bit(bitmap,
+				   zram_extent_limit(start, max_len, nr_blocks),
 				   start) - start;
 	return found->len != 0;
 }
@@ -137,8 +149,6 @@ int zram_extent_reserve(unsigned long *bitmap, unsigned long nr_blocks,
 		}
 		if (!found.len)
 			return -ENOSPC;
-		if (found.len > max_len)
-			found.len = max_len;
 		len = zram_extent_claim(bitmap, found.start, found.len);
 		if (len)
 			break;
