@@ -9,6 +9,7 @@
 #include <linux/bio.h>
 #include <linux/blkdev.h>
 #include <linux/srcu.h>
+#include <linux/atomic.h>
 #include <linux/types.h>
 
 struct file;
@@ -46,8 +47,6 @@ struct zram_bdev_loc {
  *	next two, all changed by atomic bitops only
  * @free_pending: blocks freed under a slot lock that a read may still pin
  * @free_staged: blocks zram_bdev_harvest() took from @free_pending
- * @nr_free_pending: blocks freed since the last harvest; counted before
- *	the bit is set, so never below the bits set in @free_pending
  * @nr_blocks: bits in each bitmap
  * @read_srcu: pins a block from its reader's slot lock until the read
  *	completed (maybe in irq); a freed block is reused after a grace period
@@ -56,6 +55,9 @@ struct zram_bdev_loc {
  *	attach, cleared by reset (which may run twice); init_lock held for write
  * @pack: per block, the ZRAM_PACK_* state of a block of packed objects,
  *	else 0; allocated by the first packed writeback, freed with @bitmap
+ * @nr_free_pending: blocks freed since the last harvest; counted before
+ *	the bit is set, so never below the bits set in @free_pending. Last,
+ *	away from what reads of written-back slots touch
  */
 struct zram_bdev {
 	struct file *bdev_file;
@@ -64,12 +66,12 @@ struct zram_bdev {
 	unsigned long *bitmap;
 	unsigned long *free_pending;
 	unsigned long *free_staged;
-	atomic_long_t nr_free_pending;
 	unsigned long nr_blocks;
 	struct srcu_struct read_srcu;
 	struct bio_set read_bs;
 	bool read_ready;
 	atomic_t *pack;
+	atomic_long_t nr_free_pending;
 };
 
 /* zram_bdev.pack[block]: bytes << ZRAM_PACK_CNT_BITS | live objects. */

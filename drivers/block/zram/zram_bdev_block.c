@@ -16,7 +16,8 @@ static void zram_bdev_free_block(struct zram *zram, unsigned long block)
 
 	WARN_ON_ONCE(!test_bit(block, bd->bitmap));
 	atomic_long_inc(&bd->nr_free_pending);
-	WARN_ON_ONCE(test_and_set_bit(block, bd->free_pending));
+	if (WARN_ON_ONCE(test_and_set_bit(block, bd->free_pending)))
+		atomic_long_dec(&bd->nr_free_pending);
 	atomic64_dec(&zram->stats.bd_count);
 }
 
