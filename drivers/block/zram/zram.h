@@ -32,9 +32,12 @@
  *	lock. Softirq streams (packed reads) are a class of their own,
  *	taken under no other lock.
  *   zram_wb.limit_lock (spinlock): the writeback_limit budget.
- * Ordering rule: backing.read_srcu pins a written-back block from its
+ * Ordering rules: backing.read_srcu pins a written-back block from its
  * reader's slot lock until the read completes; a freed block is reused
- * only after a grace period.
+ * only after a grace period. The I/O path reads @table, @mem_pool and
+ * @comps without a lock once a bio passed the capacity checks: init
+ * publishes them before the capacity (smp_mb()), and zram_submit_bio()
+ * reads them after its smp_rmb().
  */
 
 #ifndef _ZRAM_H_

@@ -331,7 +331,7 @@ void zram_submit_bio(struct bio *bio)
 
 	/*
 	 * The block layer checked the bio against the capacity; pairs with
-	 * the smp_wmb() in zram_init_device() that publishes the state the
+	 * the smp_mb() in zram_init_device() that publishes the state the
 	 * capacity stands for.
 	 */
 	smp_rmb();

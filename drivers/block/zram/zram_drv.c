@@ -98,9 +98,10 @@ int zram_init_device(struct zram *zram, u32 nr_slots)
 	/*
 	 * A bio reaches zram_submit_bio() only once it sees the capacity;
 	 * pairs with its smp_rmb(), so it also sees the table, the pool and
-	 * the compressors.
+	 * the compressors. A full barrier: it also orders what other CPUs
+	 * stored under init_lock before (the algorithms and parameters).
 	 */
-	smp_wmb();
+	smp_mb();
 	set_capacity_and_notify(zram->disk, disksize >> SECTOR_SHIFT);
 	return 0;
 
