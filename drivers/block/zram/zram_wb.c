@@ -35,9 +35,10 @@
 #define ZRAM_WB_SCAN_CHUNK	(16 * ZRAM_WB_SELECT_CHUNK)
 
 /*
- * Most pages the writer holds plugged: adjacent requests merge up to that
- * much, and the device starts on them while the next ones are filled, so
- * they complete in time to be taken again rather than new ones allocated.
+ * Most pages the writer holds plugged before it sends them: adjacent
+ * requests may merge up to that much (as the device's limits allow), and
+ * the device starts on them while the next ones are filled, so they
+ * complete in time to be taken again rather than new ones allocated.
  */
 #define ZRAM_WB_PLUG_PAGES	128
 
@@ -293,7 +294,7 @@ static void zram_wb_write_one(struct zram_wb_ctl *ctl)
 		return;
 	}
 	if (ctl->knobs.packed)
-		want = zram_wb_pack_estimate(ctl, ctl->mode);
+		want = zram_wb_pack_estimate(ctl);
 	else
 		want = min(ctl->nr_selected - ctl->next,
 			   ctl->knobs.max_bio_pages);
@@ -617,8 +618,9 @@ static void zram_wb_ctl_park(struct zram_wb_ctl *ctl)
 	struct zram_wb *wb = &ctl->zram->wb;
 
 	lockdep_assert_held(&ctl->zram->pp_lock);
-	zram_wb_trim(ctl, max(ZRAM_WB_SPARE_PAGES / ctl->knobs.max_bio_pages,
-			      1U));
+	zram_wb_trim(ctl, max(ZRAM_WB_SPARE_PAGES /
+			      roundup_pow_of_two(ctl->knobs.max_bio_pages),
+			      1UL));
 	wb->spare = ctl;
 	mod_delayed_work(system_dfl_wq, &wb->spare_release,
 			 ZRAM_WB_SPARE_JIFFIES);
@@ -658,7 +660,7 @@ static void zram_wb_run_range(struct zram_wb_ctl *ctl,
 	while (index < range->hi && zram_wb_go_on(ctl)) {
 		index = zram_wb_select(ctl, range->mode, index, range->hi);
 		if (ctl->nr_selected == ZRAM_WB_SELECT_CHUNK ||
-		    ctl->walked == ZRAM_WB_SCAN_CHUNK)
+		    ctl->walked >= ZRAM_WB_SCAN_CHUNK)
 			zram_wb_write_selected(ctl);
 		cond_resched();
 	}

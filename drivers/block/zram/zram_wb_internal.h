@@ -150,7 +150,7 @@ struct page *zram_wb_req_page(struct zram_wb_req *req, unsigned int n);
 void *zram_wb_req_addr(struct zram_wb_req *req, unsigned int pos);
 
 /* zram_wb_pack.c: packing compressed objects into blocks. */
-unsigned int zram_wb_pack_estimate(struct zram_wb_ctl *ctl, unsigned int mode);
+unsigned int zram_wb_pack_estimate(struct zram_wb_ctl *ctl);
 unsigned int zram_wb_pack(struct zram_wb_ctl *ctl, struct zram_wb_req *req,
 			  unsigned int nr_blocks);
 void zram_wb_hold_packed(struct zram *zram, const struct zram_wb_req *req);

@@ -27,22 +27,21 @@ static unsigned int zram_wb_size(struct zram_wb_ctl *ctl, unsigned int i,
 
 /**
  * zram_wb_pack_estimate - blocks the next request will fill when packing
- * @ctl: writeback with selected slots left
- * @mode: ZRAM_WB_* mode they were selected with
+ * @ctl: writeback with selected slots left (of mode ctl->mode)
  *
  * Lets a request reserve and debit about what it writes, not a block a slot.
  *
  * Context: process context, zram.pp_lock held; takes slot locks.
  * Return: blocks, 1 to @ctl->knobs.max_bio_pages.
  */
-unsigned int zram_wb_pack_estimate(struct zram_wb_ctl *ctl, unsigned int mode)
+unsigned int zram_wb_pack_estimate(struct zram_wb_ctl *ctl)
 {
 	unsigned int cap = ctl->knobs.max_bio_pages << PAGE_SHIFT;
 	unsigned int i, size, bytes = 0, whole = 0, nr = 0;
 
 	for (i = ctl->next;
 	     i < ctl->nr_selected && nr < ctl->knobs.max_objs; i++) {
-		size = zram_wb_size(ctl, i, mode);
+		size = zram_wb_size(ctl, i, ctl->mode);
 		if (!size)
 			continue;
 		nr++;

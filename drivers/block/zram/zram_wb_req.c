@@ -13,8 +13,8 @@
 #include "zram_wb_internal.h"
 
 /*
- * Waits and commits flush the writer's plug first: sleeping plugged defers
- * dispatch to kblockd, committing plugged idles the device.
+ * A wait flushes the writer's plug first: sleeping plugged defers dispatch
+ * to kblockd. Under a caller's plug (aio) the writer's is the caller's.
  */
 static struct blk_plug *zram_wb_unplug(struct zram_wb_ctl *ctl)
 {
@@ -57,22 +57,11 @@ static bool zram_wb_any_done(struct zram_wb_ctl *ctl)
 /* Waits for a completion, then commits what completed. */
 static void zram_wb_wait_commit(struct zram_wb_ctl *ctl)
 {
-	struct blk_plug *plug = zram_wb_unplug(ctl);
-
-	lockdep_assert_held(&ctl->zram->pp_lock);
-	wait_event(ctl->wait, zram_wb_any_done(ctl));
-	zram_wb_commit_done(ctl);
-	zram_wb_replug(plug);
-}
-
-/* Commits what completed, if anything, with the plug flushed first. */
-static void zram_wb_commit_unplugged(struct zram_wb_ctl *ctl)
-{
 	struct blk_plug *plug;
 
-	if (!zram_wb_any_done(ctl))
-		return;
+	lockdep_assert_held(&ctl->zram->pp_lock);
 	plug = zram_wb_unplug(ctl);
+	wait_event(ctl->wait, zram_wb_any_done(ctl));
 	zram_wb_commit_done(ctl);
 	zram_wb_replug(plug);
 }
@@ -233,7 +222,8 @@ struct zram_wb_req *zram_wb_get_req(struct zram_wb_ctl *ctl)
 	struct zram_wb_req *req;
 
 	lockdep_assert_held(&ctl->zram->pp_lock);
-	zram_wb_commit_unplugged(ctl);
+	/* Plugged bios may merge with the next request's: keep them. */
+	zram_wb_commit_done(ctl);
 	req = zram_wb_take_req(ctl);
 	if (req)
 		return req;
