@@ -261,15 +261,23 @@ zram_pv_suspendable_dev() {
 		ktap_skip_all "cannot create a dm-linear device"
 }
 
-# zram_pv_nonowait_dev: a backing device without nowait support: dm-delay
-# (no DM_TARGET_NOWAIT) with no delay over a 16 MiB null_blk; sets DM.
-# PV_DM_ERR is the error of an RWF_NOWAIT read of it (95: refused).
-zram_pv_nonowait_dev() {
+# zram_delay_dev [NULLB_ATTR=VALUE...]: a backing device without nowait
+# support: dm-delay (no DM_TARGET_NOWAIT) with no delay over a 16 MiB
+# null_blk (attributes as for zram_nullb); sets NULLB and DM.
+# shellcheck disable=SC2120 # the tests pass the attributes
+zram_delay_dev() {
 	zram_require_dm
 	modprobe dm-delay >/dev/null 2>&1
-	zram_nullb 16 || ktap_skip_all "cannot create null_blk"
+	zram_nullb 16 "$@" || ktap_skip_all "cannot create null_blk $*"
 	zram_dm delay "0 $(zram_sectors "$NULLB") delay $NULLB 0 0" ||
 		ktap_skip_all "cannot create a dm-delay device"
+}
+
+# zram_pv_nonowait_dev: zram_delay_dev over a plain null_blk. PV_DM_ERR is
+# the error of an RWF_NOWAIT read of it (95: refused).
+zram_pv_nonowait_dev() {
+	# shellcheck disable=SC2119 # no attributes: a plain null_blk
+	zram_delay_dev
 	zram_pv_job "$DM" probe-dm 0 4k --rw=read --nowait=1 --verify=0
 	PV_DM_ERR=$(zram_pv_json job error)
 	ktap_info "RWF_NOWAIT read of $DM: error $PV_DM_ERR"

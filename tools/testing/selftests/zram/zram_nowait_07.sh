@@ -15,8 +15,6 @@
 zram_require_basic
 zram_require_cmd fio
 zram_require_nullb
-zram_require_dm
-modprobe dm-delay >/dev/null 2>&1
 
 work=$(mktemp -d /tmp/zram-nowait.XXXXXX) || ktap_skip_all "no /tmp"
 zram_defer rm -rf "$work"
@@ -35,14 +33,8 @@ job() {
 		"$@" >"$work/fio.err" 2>&1)
 }
 
-zram_nullb 16 irqmode=2 completion_nsec=20000 ||
-	ktap_skip_all "cannot create a null_blk with timer completions"
-zram_dm delay "0 $(zram_sectors "$NULLB") delay $NULLB 0 0" ||
-	ktap_skip_all "cannot create a dm-delay device"
-zram_add || ktap_skip_all "cannot hot_add a zram device"
-zram_require_writeback
-echo "$DM" >"$ZRAM_SYS/backing_dev" || ktap_skip_all "cannot set backing_dev"
-zram_init 16M || ktap_skip_all "cannot set disksize"
+zram_delay_dev irqmode=2 completion_nsec=20000
+zram_wb_attach "$DM" 16M
 job probe --rw=read --size=4k --nowait=1 --verify=0
 [ "$(zram_fio_json "$json" job error)" = 0 ] ||
 	ktap_skip_all "RWF_NOWAIT refused: no BLK_FEAT_NOWAIT (stock 6.12)"

@@ -26,19 +26,11 @@ SECONDS_RUN=3
 zram_require_basic
 zram_require_cmd fio
 zram_require_nullb
-zram_require_dm
 zram_require_cgroup io || ktap_skip_all "no cgroup v2 io controller"
-modprobe dm-delay >/dev/null 2>&1
 zram_pv_init
 
-zram_nullb 16 irqmode=2 completion_nsec=200000 ||
-	ktap_skip_all "cannot create a null_blk with timer completions"
-zram_dm delay "0 $(zram_sectors "$NULLB") delay $NULLB 0 0" ||
-	ktap_skip_all "cannot create a dm-delay device"
-zram_add || ktap_skip_all "cannot hot_add a zram device"
-zram_require_writeback
-echo "$DM" >"$ZRAM_SYS/backing_dev" || ktap_skip_all "cannot set backing_dev"
-zram_init 16M || ktap_skip_all "cannot set disksize"
+zram_delay_dev irqmode=2 completion_nsec=200000
+zram_wb_attach "$DM" 16M
 zram_require_fio_uring "$ZRAM_DEV"
 
 zram_cgroup io || ktap_skip_all "cannot create a cgroup"
