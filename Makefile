@@ -38,7 +38,7 @@ SELFTESTS := tools/testing/selftests/zram
 UNIT := tools/testing/zram-unit
 
 .PHONY: all deps kernel module module-nocomp sparse checkpatch shellcheck comment-share check-vm-ours \
-	selftests-list unit helpers \
+	selftests-list slot-size unit helpers \
 	check check-host check-vm check-debug check-debug-ours debug-kernel debug-module \
 	kselftest fresh-check run bench series-deps series series-check \
 	check-6.12 dkms-check clean
@@ -75,6 +75,10 @@ comment-share:
 selftests-list:
 	$(TIER) selftests-list -- tools/build/selftests-list.sh
 
+# bytes per slot of the slot table: ours no more than stock's (pahole)
+slot-size: module
+	$(TIER) slot-size -- tools/build/slot-size.sh
+
 unit: deps
 	$(TIER) unit -- $(MAKE) -C $(UNIT) check
 
@@ -83,7 +87,7 @@ helpers: deps
 	$(TIER) helpers -- $(MAKE) -B -C $(SELFTESTS) all CFLAGS="-O2 -Wall -Wextra -Werror"
 
 check-host: module module-nocomp sparse checkpatch shellcheck comment-share selftests-list \
-	unit helpers series-check
+	slot-size unit helpers series-check
 
 check-vm: $(VM_MODULE) helpers
 	$(VM)/vm-check.sh

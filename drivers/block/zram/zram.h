@@ -25,9 +25,10 @@
  *   zram.init_lock (rwsem): write side configures, initializes and resets;
  *	read side keeps the device initialized. Never on the I/O path.
  *   zram_wb_ctl.lock (irq spinlock, zram_wb_internal.h): writeback requests.
- *   the slot lock (spinlock per slot): every field of one slot; one at a
- *	time, never in irq context, nothing sleeps under it; REQ_NOWAIT
- *	I/O only tries it.
+ *   the slot lock (bit ZRAM_SLOT_LOCK of the slot's flags, a spinning
+ *	bit lock; zram_slot.h): every field of one slot; one at a time,
+ *	never in irq context, nothing sleeps under it; REQ_NOWAIT I/O only
+ *	tries it.
  *   zcomp_strm.lock (local_lock): this CPU's stream; may nest in a slot
  *	lock. Softirq streams (packed reads) are a class of their own,
  *	taken under no other lock.
@@ -65,15 +66,20 @@ struct zram;
 #define ZRAM_LOGICAL_BLOCK_SHIFT 12
 #define ZRAM_LOGICAL_BLOCK_SIZE	BIT(ZRAM_LOGICAL_BLOCK_SHIFT)
 
-/* flags: object size in bytes (up to PAGE_SIZE), then enum zram_pageflags */
+/*
+ * flags: object size in bytes (up to PAGE_SIZE), then enum zram_pageflags,
+ * in the low 32 bits; on 64-bit the access time takes the high 32 bits.
+ */
 #define ZRAM_FLAG_SHIFT		(PAGE_SHIFT + 1)
 #define ZRAM_OBJ_SIZE_MASK	((1UL << ZRAM_FLAG_SHIFT) - 1)
 #define ZRAM_COMP_PRIO_MASK	0x3UL
+#define ZRAM_ACTIME_SHIFT	32
 
 /*
  * Slot state bits, under the slot lock, written only by zram_slot.c. A
  * stored slot is same-filled (ZRAM_SAME), on the backing device (ZRAM_WB)
- * or a zsmalloc object (neither); zram_slot_free() clears every bit.
+ * or a zsmalloc object (neither); zram_slot_free() clears every bit but
+ * the lock.
  */
 enum zram_pageflags {
 	/* the page is one repeated unsigned long, kept in handle */
@@ -93,6 +99,8 @@ enum zram_pageflags {
 	/* priority of the compressor that made the object, kept when packed */
 	ZRAM_COMP_PRIO_BIT0,
 	ZRAM_COMP_PRIO_BIT1,
+	/* the slot lock, owned by zram_slot_lock() and its siblings */
+	ZRAM_SLOT_LOCK,
 	__NR_ZRAM_PAGEFLAGS,
 };
 
@@ -100,59 +108,85 @@ enum zram_pageflags {
  * Packed slots (compressed_writeback): a writeback request writes its
  * slots' compressed objects back to back over its blocks in order, so an
  * object lies in one block or runs into the request's next block, which
- * may lie a gap further on. A packed slot (ZRAM_WB | ZRAM_PACKED) keeps:
- *   handle                   first block (never 0)
- *   ZRAM_OBJ_SIZE_MASK bits  length in bytes, below PAGE_SIZE
- *   ZRAM_LOC_OFF_SHIFT up    byte offset in the first block
- *   ZRAM_LOC_GAP_SHIFT up    gap: the second block is handle + 1 + gap
- *   ZRAM_COMP_PRIO_BIT0/1    compressor priority, as in RAM
+ * may lie a gap further on. A packed slot (ZRAM_WB | ZRAM_PACKED) keeps its
+ * length in bytes (below PAGE_SIZE) in the ZRAM_OBJ_SIZE_MASK bits and its
+ * compressor priority in ZRAM_COMP_PRIO_BIT0/1, as in RAM, and in handle:
+ *   bits 0 to PAGE_SHIFT - 1     byte offset in the first block
+ *   next ZRAM_LOC_GAP_BITS       gap: the second block is first + 1 + gap
+ *   the bits above               first block (never 0)
  */
-#define ZRAM_LOC_OFF_SHIFT	__NR_ZRAM_PAGEFLAGS
-#define ZRAM_LOC_GAP_SHIFT	(ZRAM_LOC_OFF_SHIFT + PAGE_SHIFT)
+#define ZRAM_LOC_GAP_BITS	16
 
-/* False on 32-bit: the location fields do not fit the flags. */
+/* False on 32-bit: too few bits would be left for the block. */
 static inline bool zram_loc_supported(void)
 {
-	return ZRAM_LOC_GAP_SHIFT <= BITS_PER_LONG;
+	return BITS_PER_LONG - PAGE_SHIFT - ZRAM_LOC_GAP_BITS >= 32;
 }
 
-/* Largest gap the flags hold; two shifts, each below BITS_PER_LONG. */
+/* Largest gap a packed slot holds. */
 static inline unsigned long zram_loc_gap_max(void)
 {
-	return (ULONG_MAX >> ZRAM_LOC_OFF_SHIFT) >> PAGE_SHIFT;
+	return BIT(ZRAM_LOC_GAP_BITS) - 1;
 }
 
-static inline unsigned long zram_loc_gap(unsigned long flags)
+/*
+ * Two shifts, each below BITS_PER_LONG: ZRAM_LOC_BLOCK_SHIFT is not, on
+ * 32-bit with large pages (where zram_loc_supported() is false).
+ */
+static inline unsigned long zram_loc_block_max(void)
 {
-	return (flags >> ZRAM_LOC_OFF_SHIFT) >> PAGE_SHIFT;
+	return (ULONG_MAX >> PAGE_SHIFT) >> ZRAM_LOC_GAP_BITS;
 }
 
-static inline unsigned int zram_loc_offset(unsigned long flags)
+static inline unsigned long zram_loc_block(unsigned long handle)
 {
-	return (flags >> ZRAM_LOC_OFF_SHIFT) & (PAGE_SIZE - 1);
+	return (handle >> PAGE_SHIFT) >> ZRAM_LOC_GAP_BITS;
 }
 
-static inline unsigned long zram_loc_flags(unsigned int offset,
-					   unsigned long gap)
+static inline unsigned long zram_loc_gap(unsigned long handle)
 {
-	return ((unsigned long)offset | (gap << PAGE_SHIFT)) <<
-	       ZRAM_LOC_OFF_SHIFT;
+	return (handle >> PAGE_SHIFT) & zram_loc_gap_max();
+}
+
+static inline unsigned int zram_loc_offset(unsigned long handle)
+{
+	return handle & (PAGE_SIZE - 1);
+}
+
+/* The handle of a packed slot; arguments within the maxima above. */
+static inline unsigned long zram_loc_handle(unsigned long block,
+					    unsigned int offset,
+					    unsigned long gap)
+{
+	return (block << ZRAM_LOC_GAP_BITS | gap) << PAGE_SHIFT | offset;
 }
 
 /**
  * struct zram_table_entry - one slot, one PAGE_SIZE block of the disk
- * @handle: zsmalloc handle, ZRAM_SAME value or ZRAM_WB block; 0 when empty
- * @flags: object size, enum zram_pageflags, packed location
- * @lock: the slot lock; guards every field of this entry
- * @ac_time: last access time (boottime); 0 when empty
+ * @handle: zsmalloc handle, ZRAM_SAME value, ZRAM_WB block or packed
+ *	location; 0 when empty
+ * @flags: object size, enum zram_pageflags with the slot lock bit; on
+ *	64-bit also the access time (CONFIG_ZRAM_TRACK_ENTRY_ACTIME)
+ * @ac_time: 32-bit only, the access time
+ * @rt_lock: PREEMPT_RT only, the slot lock (zsmalloc's locks sleep there)
+ *
+ * Every field, lock bit aside, is under the slot lock. The access time is
+ * in boottime seconds, 0 when empty.
  */
 struct zram_table_entry {
 	unsigned long handle;
 	unsigned long flags;
-	spinlock_t lock;	/* the slot lock, see above */
-#ifdef CONFIG_ZRAM_TRACK_ENTRY_ACTIME
-	ktime_t ac_time;
+#if defined(CONFIG_ZRAM_TRACK_ENTRY_ACTIME) && BITS_PER_LONG == 32
+	u32 ac_time;
 #endif
+#ifdef CONFIG_PREEMPT_RT
+	spinlock_t rt_lock;	/* the slot lock on PREEMPT_RT */
+#endif
+};
+
+/* Lockdep's view of a device's slot locks: one class, see zram_slot.h. */
+struct zram_slot_lockdep {
+	struct lockdep_map dep_map;
 };
 
 /* In pages unless noted; atomics read without a lock, so values may mix. */
@@ -186,6 +220,7 @@ struct zram_stats {
  * @table: disksize >> PAGE_SHIFT slots, NULL when not initialized; it,
  *	@mem_pool, @comps and @huge_class_size are set at init and freed at
  *	reset under init_lock for write; each entry is under its slot lock
+ * @slot_lock: lockdep map of every slot lock of the device
  * @mem_pool: zsmalloc pool of the objects
  * @comps: compressor per configured priority; the primary compresses writes
  * @comp_conf: algorithm and parameters per priority; written under
@@ -206,6 +241,7 @@ struct zram_stats {
  */
 struct zram {
 	struct zram_table_entry *table;
+	struct zram_slot_lockdep slot_lock;
 	struct zs_pool *mem_pool;
 	struct zcomp *comps[ZCOMP_MAX_PRIOS];
 	struct zcomp_conf comp_conf[ZCOMP_MAX_PRIOS];

@@ -61,13 +61,12 @@ static int zram_block_state_show(struct seq_file *m, void *v)
 {
 	struct zram *zram = m->private;
 	u32 index = (struct zram_table_entry *)v - zram->table;
-	s64 sec;
 
 	lockdep_assert_held_read(&zram->init_lock);
 	zram_slot_lock(zram, index);
-	/* Whole seconds: the ABI's format, finer time is not shown. */
-	sec = ktime_divns(zram_slot_get_actime(zram, index), NSEC_PER_SEC);
-	seq_printf(m, "%12u %12lld.000000 %c%c%c%c%c%c\n", index, sec,
+	/* Whole seconds in the ABI's format with microseconds. */
+	seq_printf(m, "%12u %12u.000000 %c%c%c%c%c%c\n", index,
+		   zram_slot_get_actime(zram, index),
 		   zram_flag_char(zram, index, ZRAM_SAME, 's'),
 		   zram_flag_char(zram, index, ZRAM_WB, 'w'),
 		   zram_flag_char(zram, index, ZRAM_HUGE, 'h'),

@@ -38,21 +38,35 @@ static unsigned int zram_num_devices = 1;
 #define ZRAM_MAX_WRITE_ZEROES	0
 #endif
 
+#ifdef CONFIG_PREEMPT_RT
+static void zram_table_init_locks(struct zram_table_entry *table,
+				  unsigned long nr_slots)
+{
+	unsigned long index;
+
+	for (index = 0; index < nr_slots; index++) {
+		spin_lock_init(&table[index].rt_lock);
+		if (!(index % SZ_64K))
+			cond_resched();
+	}
+}
+#else
+/* Zeroed memory is a table of empty, unlocked slots. */
+static void zram_table_init_locks(struct zram_table_entry *table,
+				  unsigned long nr_slots)
+{
+}
+#endif
+
 static struct zram_table_entry *zram_table_alloc(unsigned long nr_slots)
 {
 	struct zram_table_entry *table;
-	unsigned long index;
 
 	/* A size the machine cannot hold is the admin's error: no warning. */
 	table = __vmalloc(array_size(nr_slots, sizeof(*table)),
 			  GFP_KERNEL | __GFP_ZERO | __GFP_NOWARN);
-	if (!table)
-		return NULL;
-	for (index = 0; index < nr_slots; index++) {
-		spin_lock_init(&table[index].lock);
-		if (!(index % SZ_64K))
-			cond_resched();
-	}
+	if (table)
+		zram_table_init_locks(table, nr_slots);
 	return table;
 }
 
@@ -236,6 +250,7 @@ static int zram_add(void)
 
 	mutex_init(&zram->pp_lock);
 	init_rwsem(&zram->init_lock);
+	zram_slot_lock_init(zram);
 	zcomp_conf_reset(zram->comp_conf);
 	zram_wb_init(zram);
 	zram->disk = zram_alloc_disk(zram, device_id);

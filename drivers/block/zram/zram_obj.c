@@ -74,7 +74,7 @@ int zram_obj_read(struct zram *zram, struct page *page, u32 index)
 	unsigned long handle;
 	int ret;
 
-	lockdep_assert_held(&zram->table[index].lock);
+	zram_slot_assert_held(zram, index);
 	handle = zram_get_handle(zram, index);
 	if (WARN_ON_ONCE(zram_test_flag(zram, index, ZRAM_WB)))
 		return -EIO;
@@ -113,7 +113,7 @@ void zram_obj_copy(struct zram *zram, u32 index, void *dst,
 	struct scatterlist sg[2], *cur;
 	unsigned int done = 0, len;
 
-	lockdep_assert_held(&zram->table[index].lock);
+	zram_slot_assert_held(zram, index);
 	zs_obj_read_sg_begin(zram->mem_pool, handle, sg, size);
 	for (cur = sg; cur; cur = sg_next(cur)) {
 		for (len = 0; len < cur->length; ) {
@@ -406,7 +406,7 @@ int zram_obj_recompress(struct zram *zram, u32 index, struct page *page,
 	unsigned int size;
 	int ret;
 
-	lockdep_assert_held(&zram->table[index].lock);
+	zram_slot_assert_held(zram, index);
 	if (spec->threshold && old_size < spec->threshold)
 		return ZRAM_RECOMP_SKIPPED;
 	if (zram_slot_get_prio(zram, index) >= prio)

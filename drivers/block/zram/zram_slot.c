@@ -16,21 +16,21 @@ static void zram_slot_free_wb(struct zram *zram, u32 index);
 static void zram_set_flag(struct zram *zram, u32 index,
 			  enum zram_pageflags flag)
 {
-	lockdep_assert_held(&zram->table[index].lock);
+	zram_slot_assert_held(zram, index);
 	zram->table[index].flags |= BIT(flag);
 }
 
 static void zram_clear_flag(struct zram *zram, u32 index,
 			    enum zram_pageflags flag)
 {
-	lockdep_assert_held(&zram->table[index].lock);
+	zram_slot_assert_held(zram, index);
 	zram->table[index].flags &= ~BIT(flag);
 }
 
 static void zram_set_handle(struct zram *zram, u32 index,
 			    unsigned long handle)
 {
-	lockdep_assert_held(&zram->table[index].lock);
+	zram_slot_assert_held(zram, index);
 	zram->table[index].handle = handle;
 }
 
@@ -39,7 +39,7 @@ static void zram_set_obj_size(struct zram *zram, u32 index,
 {
 	unsigned long flags = zram->table[index].flags;
 
-	lockdep_assert_held(&zram->table[index].lock);
+	zram_slot_assert_held(zram, index);
 	zram->table[index].flags = (flags & ~ZRAM_OBJ_SIZE_MASK) | size;
 }
 
@@ -52,14 +52,26 @@ static inline void zram_slot_set_prio(struct zram *zram, u32 index, u32 prio)
 		zram_set_flag(zram, index, ZRAM_COMP_PRIO_BIT1);
 }
 
-#ifdef CONFIG_ZRAM_TRACK_ENTRY_ACTIME
-static void zram_slot_set_actime(struct zram *zram, u32 index, ktime_t time)
+/* The lock bit and the access time share the flags word on 64-bit. */
+static_assert(__NR_ZRAM_PAGEFLAGS <= ZRAM_ACTIME_SHIFT);
+
+#if defined(CONFIG_ZRAM_TRACK_ENTRY_ACTIME) && BITS_PER_LONG == 64
+static void zram_slot_set_actime(struct zram *zram, u32 index, u32 time)
 {
-	lockdep_assert_held(&zram->table[index].lock);
+	unsigned long flags = zram->table[index].flags;
+
+	zram_slot_assert_held(zram, index);
+	zram->table[index].flags = lower_32_bits(flags) |
+				   (unsigned long)time << ZRAM_ACTIME_SHIFT;
+}
+#elif defined(CONFIG_ZRAM_TRACK_ENTRY_ACTIME)
+static void zram_slot_set_actime(struct zram *zram, u32 index, u32 time)
+{
+	zram_slot_assert_held(zram, index);
 	zram->table[index].ac_time = time;
 }
 #else
-static void zram_slot_set_actime(struct zram *zram, u32 index, ktime_t time)
+static void zram_slot_set_actime(struct zram *zram, u32 index, u32 time)
 {
 }
 #endif
@@ -73,9 +85,9 @@ static void zram_slot_set_actime(struct zram *zram, u32 index, ktime_t time)
  */
 void zram_slot_record_access(struct zram *zram, u32 index)
 {
-	lockdep_assert_held(&zram->table[index].lock);
+	zram_slot_assert_held(zram, index);
 	zram_clear_flag(zram, index, ZRAM_IDLE);
-	zram_slot_set_actime(zram, index, ktime_get_boottime());
+	zram_slot_set_actime(zram, index, ktime_get_boottime_seconds());
 }
 
 /* Gives back the storage and its stats; zram_slot_free() does the rest. */
@@ -107,7 +119,7 @@ void zram_slot_free(struct zram *zram, u32 index)
 {
 	bool allocated;
 
-	lockdep_assert_held(&zram->table[index].lock);
+	zram_slot_assert_held(zram, index);
 	allocated = zram_slot_allocated(zram, index);
 	if (zram_test_flag(zram, index, ZRAM_HUGE))
 		atomic64_dec(&zram->stats.huge_pages);
@@ -115,9 +127,9 @@ void zram_slot_free(struct zram *zram, u32 index)
 		zram_slot_free_stored(zram, index);
 		atomic64_dec(&zram->stats.pages_stored);
 	}
-	zram->table[index].flags = 0;
-	zram_set_handle(zram, index, 0);
 	zram_slot_set_actime(zram, index, 0);
+	zram->table[index].flags &= BIT(ZRAM_SLOT_LOCK);
+	zram_set_handle(zram, index, 0);
 }
 
 /**
@@ -131,7 +143,7 @@ void zram_slot_free(struct zram *zram, u32 index)
 void zram_slot_install(struct zram *zram, u32 index,
 		       const struct zram_obj *obj)
 {
-	lockdep_assert_held(&zram->table[index].lock);
+	zram_slot_assert_held(zram, index);
 	zram_slot_free(zram, index);
 	zram_set_handle(zram, index, obj->handle);
 	if (obj->same) {
@@ -193,12 +205,12 @@ void zram_slot_free_all(struct zram *zram)
 /**
  * zram_slot_mark_idle() - set or clear ZRAM_IDLE by access time
  * @zram: device, initialized
- * @cutoff: boottime; slots not accessed since become idle, the others lose
- *	the mark; 0 marks every slot idle
+ * @cutoff: boottime seconds; slots last accessed before become idle, the
+ *	others lose the mark; 0 marks every slot idle
  *
  * Context: process context, init_lock held for read; may sleep.
  */
-void zram_slot_mark_idle(struct zram *zram, ktime_t cutoff)
+void zram_slot_mark_idle(struct zram *zram, u32 cutoff)
 {
 	unsigned long nr_slots = zram->disksize >> PAGE_SHIFT;
 	unsigned long index;
@@ -210,9 +222,7 @@ void zram_slot_mark_idle(struct zram *zram, ktime_t cutoff)
 		    !zram_test_flag(zram, index, ZRAM_WB) &&
 		    !zram_test_flag(zram, index, ZRAM_WB_SELECTED) &&
 		    !zram_test_flag(zram, index, ZRAM_SAME)) {
-			ktime_t actime = zram_slot_get_actime(zram, index);
-
-			if (!cutoff || ktime_after(cutoff, actime))
+			if (!cutoff || zram_slot_get_actime(zram, index) < cutoff)
 				zram_set_flag(zram, index, ZRAM_IDLE);
 			else
 				zram_clear_flag(zram, index, ZRAM_IDLE);
@@ -327,13 +337,6 @@ static bool zram_slot_wb_selected(struct zram *zram, u32 index,
 	if (!zram_test_flag(zram, index, ZRAM_WB_SELECTED))
 		return false;
 	return !(mode & ZRAM_WB_IDLE) || zram_test_flag(zram, index, ZRAM_IDLE);
-}
-
-static void zram_set_loc(struct zram *zram, u32 index, unsigned int offset,
-			 unsigned long gap)
-{
-	lockdep_assert_held(&zram->table[index].lock);
-	zram->table[index].flags |= zram_loc_flags(offset, gap);
 }
 
 /**
@@ -513,7 +516,8 @@ bool zram_slot_install_wb_packed(struct zram *zram, u32 index,
 	bool bad;
 
 	lockdep_assert_held(&zram->pp_lock);
-	bad = WARN_ON_ONCE(loc->len >= PAGE_SIZE || gap > zram_loc_gap_max());
+	bad = WARN_ON_ONCE(loc->len >= PAGE_SIZE || gap > zram_loc_gap_max() ||
+			   loc->block > zram_loc_block_max());
 	zram_slot_lock(zram, index);
 	if (!bad && zram_slot_wb_selected(zram, index, mode)) {
 		u32 prio = zram_slot_get_prio(zram, index);
@@ -522,9 +526,9 @@ bool zram_slot_install_wb_packed(struct zram *zram, u32 index,
 		zram_set_flag(zram, index, ZRAM_WB);
 		zram_set_flag(zram, index, ZRAM_PACKED);
 		zram_slot_set_prio(zram, index, prio);
-		zram_set_handle(zram, index, loc->block);
+		zram_set_handle(zram, index,
+				zram_loc_handle(loc->block, loc->offset, gap));
 		zram_set_obj_size(zram, index, loc->len);
-		zram_set_loc(zram, index, loc->offset, gap);
 		atomic64_inc(&zram->stats.pages_stored);
 		atomic64_inc(&zram->stats.pk_objects);
 		atomic64_add(loc->len, &zram->stats.pk_bytes);

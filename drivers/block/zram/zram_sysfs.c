@@ -163,10 +163,10 @@ static ssize_t mem_used_max_store(struct device *dev,
 }
 
 /*
- * "all" (@cutoff 0) or an age in seconds (@cutoff: start of the second that
- * long ago, whole seconds being compared); 1 when no slot is that old.
+ * "all" (@cutoff 0) or an age in seconds (@cutoff: the boottime second that
+ * long ago); 1 when no slot is that old.
  */
-static int zram_parse_idle(const char *buf, ktime_t *cutoff)
+static int zram_parse_idle(const char *buf, u32 *cutoff)
 {
 	u64 now = ktime_get_boottime_seconds();
 	u32 age_sec;
@@ -180,7 +180,7 @@ static int zram_parse_idle(const char *buf, ktime_t *cutoff)
 		return -EINVAL;
 	if (age_sec >= now)
 		return 1;
-	*cutoff = ns_to_ktime((now - age_sec) * NSEC_PER_SEC);
+	*cutoff = now - age_sec;
 	return 0;
 }
 
@@ -188,7 +188,7 @@ static ssize_t idle_store(struct device *dev, struct device_attribute *attr,
 			  const char *buf, size_t len)
 {
 	struct zram *zram = dev_to_zram(dev);
-	ktime_t cutoff;
+	u32 cutoff;
 	int ret;
 
 	ret = zram_parse_idle(buf, &cutoff);

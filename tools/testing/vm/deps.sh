@@ -51,6 +51,9 @@ declare -A need=(
 	[libelf1]=/usr/lib/x86_64-linux-gnu/libelf.so.1
 	[libssl3]=/usr/lib/x86_64-linux-gnu/libssl.so.3
 	[zlib1g]=/usr/lib/x86_64-linux-gnu/libz.so.1
+	# make slot-size: extract-vmlinux takes the vmlinux (and its BTF)
+	# out of Debian's zstd-compressed image
+	[zstd]=/usr/bin/unzstd
 	# make sparse, checkpatch (perl), shellcheck (git ls-files)
 	[sparse]=/usr/bin/sparse
 	[perl]=/usr/bin/perl
