@@ -98,6 +98,9 @@ log "debug kernel $KVER ($kernel_root), build: $(tail -1 "$kernel_root/build-tim
 canary=$("$repo_dir/tools/kernel/build-kmemleak-test.sh" | tail -1) ||
 	vm_die "cannot build the kmemleak canary module"
 canary=/repo/${canary#"$repo_dir"/}
+lock_canary=$("$repo_dir/tools/kernel/build-slot-lock-canary.sh" | tail -1) ||
+	vm_die "cannot build the slot lock canary module"
+lock_canary=/repo/${lock_canary#"$repo_dir"/}
 
 # Lanes by cost: the tests sorted by their seconds in debug-costs.txt
 # (longest first), each given to the lane with the least seconds so far.
@@ -158,6 +161,7 @@ run_suite() {
 		--mem 2G --append zkmemleak=0 \
 		--env ZRAM_SPLAT_DIR=/out/splats --env "ZRAM_TEST_TIMEOUT=$test_timeout" \
 		--env "ZRAM_KMEMLEAK_CANARY=$canary" \
+		--env "ZRAM_SLOT_LOCK_CANARY=$lock_canary" \
 		--env "ZRAM_KMEMLEAK_EACH=${ZRAM_KMEMLEAK_EACH:-0}" \
 		--env ZRAM_TEST_SCALE=3 --env ZRAM_URING_SIZE=8M \
 		--env ZRAM_UPSTREAM_TIMEOUT=900 \

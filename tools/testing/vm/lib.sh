@@ -209,7 +209,7 @@ vm_reports() {
 	local out=$1 all=$1/reports.input range base size
 
 	: >"$all"
-	[ -e "$out/dmesg.txt" ] && cat "$out/dmesg.txt" >>"$all"
+	[ -e "$out/dmesg.txt" ] && splat_free_log "$out/dmesg.txt" >>"$all"
 	range=
 	if [ -s "$out/zram-module" ]; then
 		read -r base size <"$out/zram-module"

@@ -46,6 +46,9 @@
 #   kernel; loaded after the last scan of zram, its planted leaks must be
 #   reported, or the run fails (an empty scan proves nothing when
 #   kmemleak cannot see leaks).
+#   ZRAM_SLOT_LOCK_CANARY: tools/testing/slot-lock-canary's module built
+#   for this kernel; on ours, loaded last, its misuse of the slot lock
+#   must be reported, or the run fails.
 
 here=$(cd "$(dirname "$0")" && pwd)
 root=$(cd "$here/../../../.." && pwd)
@@ -300,6 +303,19 @@ if [ "$use_kmemleak" = 1 ] && [ -n "${ZRAM_KMEMLEAK_CANARY:-}" ]; then
 		say "kmemleak canary: $canary_leaks planted leaks reported"
 	else
 		say "kmemleak canary: the planted leaks of $ZRAM_KMEMLEAK_CANARY were not reported"
+		fail=$((fail + 1))
+	fi
+fi
+
+# The slot lock canary comes after everything: lockdep turns itself off
+# after the first report it makes.
+if [ "$driver" != stock ] && [ -n "${ZRAM_SLOT_LOCK_CANARY:-}" ]; then
+	if slot_lock_canary "$ZRAM_SLOT_LOCK_CANARY"; then
+		say "slot lock canary: sleeping under a slot lock" \
+			"and two slot locks at once reported"
+	else
+		say "slot lock canary: the misuse of the slot lock by" \
+			"$ZRAM_SLOT_LOCK_CANARY was not reported"
 		fail=$((fail + 1))
 	fi
 fi

@@ -75,6 +75,36 @@ dmesg_since() {
 		}'
 }
 
+# The slot lock canary's reports lie between these two dmesg lines; whole
+# log scans (splat_free_log) leave them out.
+ZRAM_CANARY_BEGIN='zram slot lock canary: begin'
+ZRAM_CANARY_END='zram slot lock canary: end'
+
+# splat_free_log FILE: FILE without the slot lock canary's lines.
+splat_free_log() {
+	awk -v b="$ZRAM_CANARY_BEGIN" -v e="$ZRAM_CANARY_END" '
+		index($0, b) { skip = 1 }
+		!skip { print }
+		index($0, e) { skip = 0 }' "$1"
+}
+
+# slot_lock_canary KO: load KO (tools/testing/slot-lock-canary) between the
+# canary's marker lines; true when dmesg then holds its two reports, a
+# sleeping call and recursive locking, with zram->slot_lock held in each.
+slot_lock_canary() {
+	local mark new loaded=0
+
+	mark=$(dmesg_mark)
+	echo "$ZRAM_CANARY_BEGIN" >/dev/kmsg
+	insmod "$1" && loaded=1 && rmmod zram_slot_lock_canary
+	echo "$ZRAM_CANARY_END" >/dev/kmsg
+	[ "$loaded" = 1 ] || return 1
+	new=$(dmesg_since "$mark")
+	grep -q 'sleeping function called from invalid context' <<<"$new" &&
+		grep -q 'possible recursive locking detected' <<<"$new" &&
+		[ "$(grep -c 'zram->slot_lock' <<<"$new")" -ge 2 ]
+}
+
 ZRAM_KMEMLEAK=/sys/kernel/debug/kmemleak
 
 # kmemleak_usable: kmemleak is built in and running.
