@@ -210,7 +210,6 @@ struct zram_stats {
 	atomic64_t pk_objects;		/* slots stored packed */
 	atomic64_t pk_bytes;		/* bytes of their objects */
 	atomic64_t pk_blocks;		/* blocks holding packed objects */
-	atomic64_t pk_dead_bytes;	/* bytes of freed objects in those */
 	atomic64_t pk_split_reads;	/* packed reads of two blocks apart */
 #endif
 };

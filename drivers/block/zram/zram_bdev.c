@@ -9,6 +9,7 @@
 #include <linux/llist.h>
 #include <linux/namei.h>
 #include <linux/percpu.h>
+#include <linux/sched/signal.h>
 #include <linux/slab.h>
 #include <linux/srcu.h>
 #include <linux/string.h>
@@ -132,7 +133,7 @@ void zram_bdev_release(struct zram *zram)
 	lockdep_assert_held_write(&zram->init_lock);
 	if (bd->bdev_file)
 		bdev_fput(bd->bdev_file);
-	/* Also frees free_pending and free_staged: one allocation. */
+	/* Also frees free_pending: one allocation. */
 	kvfree(bd->bitmap);
 	kvfree(bd->pack);
 	kfree(bd->bdev_path);
@@ -141,7 +142,6 @@ void zram_bdev_release(struct zram *zram)
 	bd->bdev_path = NULL;
 	bd->bitmap = NULL;
 	bd->free_pending = NULL;
-	bd->free_staged = NULL;
 	atomic_long_set(&bd->nr_free_pending, 0);
 	bd->pack = NULL;
 	bd->nr_blocks = 0;
@@ -220,7 +220,7 @@ int zram_bdev_attach(struct zram *zram, const char *path)
 	}
 	nr_blocks = bdev_nr_bytes(file_bdev(bdev_file)) >> PAGE_SHIFT;
 	longs = BITS_TO_LONGS(nr_blocks);
-	bitmap = kvcalloc(array_size(3, longs), sizeof(long), GFP_KERNEL);
+	bitmap = kvcalloc(array_size(2, longs), sizeof(long), GFP_KERNEL);
 	if (!bitmap) {
 		err = -ENOMEM;
 		goto out_put_bdev;
@@ -236,7 +236,6 @@ int zram_bdev_attach(struct zram *zram, const char *path)
 	bd->bdev_path = saved_path;
 	bd->bitmap = bitmap;
 	bd->free_pending = bitmap + longs;
-	bd->free_staged = bitmap + 2 * longs;
 	bd->nr_blocks = nr_blocks;
 	return 0;
 
@@ -252,30 +251,43 @@ out_free_path:
 /**
  * zram_bdev_harvest - make the blocks freed since the last harvest reusable
  * @zram: device with a backing device
+ * @staged: the caller's room for the frees of one grace period, empty
  *
  * Stages pending frees, then waits for a read_srcu grace period, which
  * covers every read of a staged block: it pinned the block before its free.
+ * A grace period per ZRAM_EXTENT_STAGED_WORDS words that hold frees, the
+ * ones after the first expedited; a fatal signal stops between them, the
+ * frees left waiting for the next harvest.
  *
  * Context: process context, zram.pp_lock held; sleeps if any was freed.
  * Return: true when blocks were made reusable.
  */
-bool zram_bdev_harvest(struct zram *zram)
+bool zram_bdev_harvest(struct zram *zram, struct zram_extent_staged *staged)
 {
 	struct zram_bdev *bd = &zram->backing;
-	unsigned long nr;
+	unsigned long nr, from = 0;
+	bool released = false;
 
 	lockdep_assert_held(&zram->pp_lock);
+	staged->nr = 0;
 	/* No walk of the bitmap, whatever its size, when nothing was freed. */
-	if (!atomic_long_read(&bd->nr_free_pending))
-		return false;
-	nr = zram_extent_stage_frees(bd->free_pending, bd->free_staged,
-				     bd->nr_blocks);
-	atomic_long_sub(nr, &bd->nr_free_pending);
-	if (!nr)
-		return false;
-	synchronize_srcu(&bd->read_srcu);
-	zram_extent_release_staged(bd->bitmap, bd->free_staged, bd->nr_blocks);
-	return true;
+	while (from < bd->nr_blocks && atomic_long_read(&bd->nr_free_pending)) {
+		nr = zram_extent_stage_frees(bd->free_pending, bd->nr_blocks,
+					     &from, staged);
+		atomic_long_sub(nr, &bd->nr_free_pending);
+		if (!nr)
+			break;
+		if (!released)
+			synchronize_srcu(&bd->read_srcu);
+		else
+			synchronize_srcu_expedited(&bd->read_srcu);
+		zram_extent_release_staged(bd->bitmap, staged);
+		released = true;
+		if (fatal_signal_pending(current))
+			break;
+	}
+	staged->nr = 0;
+	return released;
 }
 
 /*

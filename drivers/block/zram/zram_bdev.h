@@ -15,6 +15,7 @@
 struct file;
 struct page;
 struct zram;
+struct zram_extent_staged;
 
 /**
  * struct zram_bdev_loc - where a written-back slot's data is (slot lock)
@@ -44,17 +45,18 @@ struct zram_bdev_loc {
  * @bdev_path: the path backing_dev shows (resolved)
  * @bitmap: one bit per block (a page), set unless released; bit 0 stays set
  *	(a ZRAM_WB handle of 0 would look empty); one allocation with the
- *	next two, all changed by atomic bitops only
+ *	next, both changed by atomic bitops only
  * @free_pending: blocks freed under a slot lock that a read may still pin
- * @free_staged: blocks zram_bdev_harvest() took from @free_pending
  * @nr_blocks: bits in each bitmap
  * @read_srcu: pins a block from its reader's slot lock until the read
  *	completed (maybe in irq); a freed block is reused after a grace period
  * @read_bs: bio_set of chained reads; its front pad carries the pin
  * @read_ready: @read_srcu and @read_bs are initialized: set by the first
  *	attach, cleared by reset (which may run twice); init_lock held for write
- * @pack: per block, the ZRAM_PACK_* state of a block of packed objects,
- *	else 0; allocated by the first packed writeback, freed with @bitmap
+ * @pack: per block, 16 bits of a word per two blocks, the live packed
+ *	objects in the block (0: not a block of packed objects); allocated
+ *	by zram_bdev_pack_init() when the device is initialized with
+ *	compressed_writeback, freed with @bitmap
  * @nr_free_pending: blocks freed since the last harvest; counted before
  *	the bit is set, so never below the bits set in @free_pending. Last,
  *	away from what reads of written-back slots touch
@@ -65,7 +67,6 @@ struct zram_bdev {
 	char *bdev_path;
 	unsigned long *bitmap;
 	unsigned long *free_pending;
-	unsigned long *free_staged;
 	unsigned long nr_blocks;
 	struct srcu_struct read_srcu;
 	struct bio_set read_bs;
@@ -74,9 +75,9 @@ struct zram_bdev {
 	atomic_long_t nr_free_pending;
 };
 
-/* zram_bdev.pack[block]: bytes << ZRAM_PACK_CNT_BITS | live objects. */
-#define ZRAM_PACK_CNT_BITS	12
-#define ZRAM_PACK_MAX_OBJS	((1U << ZRAM_PACK_CNT_BITS) - 1)
+/* Live objects of a packed block: a 16-bit count, two per atomic_t. */
+#define ZRAM_PACK_CNT_BITS	16
+#define ZRAM_PACK_MAX_OBJS	4095U
 
 static inline sector_t zram_bdev_block_sector(unsigned long block)
 {
@@ -88,11 +89,11 @@ void zram_bdev_module_exit(void);
 int zram_bdev_attach(struct zram *zram, const char *path);
 void zram_bdev_release(struct zram *zram);
 void zram_bdev_read_exit(struct zram *zram);
-bool zram_bdev_harvest(struct zram *zram);
+bool zram_bdev_harvest(struct zram *zram, struct zram_extent_staged *staged);
 void zram_bdev_put_loc(struct zram *zram, const struct zram_bdev_loc *loc);
 int zram_bdev_pack_init(struct zram *zram);
 void zram_bdev_pack_hold(struct zram *zram, unsigned long block,
-			 unsigned int nr_objs, unsigned int bytes);
+			 unsigned int nr_objs);
 int zram_bdev_read_pin(struct zram *zram);
 int zram_bdev_read(struct zram *zram, struct page *page,
 		   const struct zram_bdev_loc *loc, int pin, struct bio *bio,
@@ -115,6 +116,11 @@ static inline void zram_bdev_module_exit(void)
 static inline void zram_bdev_put_loc(struct zram *zram,
 				     const struct zram_bdev_loc *loc)
 {
+}
+
+static inline int zram_bdev_pack_init(struct zram *zram)
+{
+	return 0;
 }
 
 static inline int zram_bdev_read_pin(struct zram *zram)

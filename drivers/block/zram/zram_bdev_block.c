@@ -23,60 +23,78 @@ static void zram_bdev_free_block(struct zram *zram, unsigned long block)
 
 /**
  * zram_bdev_pack_init - allocate the packing state of every block
- * @zram: initialized device with a backing device
+ * @zram: device being initialized; no-op without compressed_writeback or
+ *	a backing device
  *
- * Context: process context, zram.pp_lock held; may sleep.
+ * Context: process context, init_lock held for write; may sleep.
  * Return: 0 or -ENOMEM.
  */
 int zram_bdev_pack_init(struct zram *zram)
 {
 	struct zram_bdev *bd = &zram->backing;
 
-	lockdep_assert_held(&zram->pp_lock);
-	/* The field holding a block's bytes takes PAGE_SIZE. */
-	BUILD_BUG_ON(PAGE_SIZE >= 1UL << (32 - ZRAM_PACK_CNT_BITS));
-	if (bd->pack)
+	lockdep_assert_held_write(&zram->init_lock);
+	if (!zram_wb_packs(&zram->wb) || !bd->bdev || bd->pack)
 		return 0;
-	bd->pack = kvcalloc(bd->nr_blocks, sizeof(*bd->pack), GFP_KERNEL);
+	/* A size the machine cannot hold is the admin's error: no warning. */
+	bd->pack = kvcalloc(DIV_ROUND_UP(bd->nr_blocks, 2), sizeof(*bd->pack),
+			    GFP_KERNEL | __GFP_NOWARN | __GFP_RETRY_MAYFAIL);
 	return bd->pack ? 0 : -ENOMEM;
+}
+
+/* The word holding @block's count and the count's shift in it. */
+static atomic_t *zram_bdev_pack_state(struct zram *zram, unsigned long block,
+				      unsigned int *shift)
+{
+	*shift = block % 2 * ZRAM_PACK_CNT_BITS;
+	return &zram->backing.pack[block / 2];
+}
+
+/* Live objects in the block at @shift, from a value of its word. */
+static unsigned int zram_bdev_pack_count(int val, unsigned int shift)
+{
+	return ((unsigned int)val >> shift) & (BIT(ZRAM_PACK_CNT_BITS) - 1);
 }
 
 /**
  * zram_bdev_pack_hold - a written block starts holding packed objects
  * @zram: device whose backing.pack exists
- * @block: block just written, reserved by the writeback, state 0
- * @nr_objs: objects with bytes in @block, at most %ZRAM_PACK_MAX_OBJS
- * @bytes: bytes of those objects in @block
+ * @block: block just written, reserved by the writeback, count 0
+ * @nr_objs: objects with bytes in @block, 1 to %ZRAM_PACK_MAX_OBJS
  *
  * Context: zram.pp_lock held, before the slots are installed; no sleep.
  */
 void zram_bdev_pack_hold(struct zram *zram, unsigned long block,
-			 unsigned int nr_objs, unsigned int bytes)
+			 unsigned int nr_objs)
 {
-	atomic_t *state = &zram->backing.pack[block];
+	unsigned int shift;
+	atomic_t *state = zram_bdev_pack_state(zram, block, &shift);
 
 	lockdep_assert_held(&zram->pp_lock);
-	WARN_ON_ONCE(atomic_read(state) || !nr_objs ||
-		     nr_objs > ZRAM_PACK_MAX_OBJS);
-	atomic_set(state, bytes << ZRAM_PACK_CNT_BITS | nr_objs);
+	WARN_ON_ONCE(zram_bdev_pack_count(atomic_read(state), shift) ||
+		     !nr_objs || nr_objs > ZRAM_PACK_MAX_OBJS);
+	atomic_add(nr_objs << shift, state);
 	atomic64_inc(&zram->stats.bd_count);
 	atomic64_inc(&zram->stats.pk_blocks);
 }
 
-/* The last object let go frees the block and its dead bytes. */
-static void zram_bdev_pack_put(struct zram *zram, unsigned long block,
-			       unsigned int bytes)
+/*
+ * The last object let go frees the block. A put of a count at 0 would
+ * borrow from the other block of the word: refused.
+ */
+static void zram_bdev_pack_put(struct zram *zram, unsigned long block)
 {
-	atomic_t *state = &zram->backing.pack[block];
-	int val;
+	unsigned int shift;
+	atomic_t *state = zram_bdev_pack_state(zram, block, &shift);
+	int old = atomic_read(state), new;
 
-	atomic64_add(bytes, &zram->stats.pk_dead_bytes);
-	val = atomic_dec_return(state);
-	if (val & ZRAM_PACK_MAX_OBJS)
+	do {
+		if (WARN_ON_ONCE(!zram_bdev_pack_count(old, shift)))
+			return;
+		new = old - (1 << shift);
+	} while (!atomic_try_cmpxchg(state, &old, new));
+	if (zram_bdev_pack_count(new, shift))
 		return;
-	atomic_set(state, 0);
-	atomic64_sub((unsigned int)val >> ZRAM_PACK_CNT_BITS,
-		     &zram->stats.pk_dead_bytes);
 	atomic64_dec(&zram->stats.pk_blocks);
 	zram_bdev_free_block(zram, block);
 }
@@ -91,14 +109,11 @@ static void zram_bdev_pack_put(struct zram *zram, unsigned long block,
  */
 void zram_bdev_put_loc(struct zram *zram, const struct zram_bdev_loc *loc)
 {
-	unsigned int first = min_t(unsigned int, loc->len,
-				   PAGE_SIZE - loc->offset);
-
 	if (loc->len == PAGE_SIZE) {
 		zram_bdev_free_block(zram, loc->block);
 		return;
 	}
-	zram_bdev_pack_put(zram, loc->block, first);
+	zram_bdev_pack_put(zram, loc->block);
 	if (loc->next)
-		zram_bdev_pack_put(zram, loc->next, loc->len - first);
+		zram_bdev_pack_put(zram, loc->next);
 }

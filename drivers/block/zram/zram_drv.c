@@ -79,8 +79,9 @@ static struct zram_table_entry *zram_table_alloc(unsigned long nr_slots)
  * parameters to the defaults, as upstream.
  *
  * Context: process context, init_lock held for write; may sleep.
- * Return: 0, -ENOMEM, or the compressors' errno (-EINVAL, -EOPNOTSUPP for
- * parameters the algorithm refuses).
+ * Return: 0, -ENOMEM (also for the packing state of the backing device's
+ * blocks with compressed_writeback), or the compressors' errno (-EINVAL,
+ * -EOPNOTSUPP for parameters the algorithm refuses).
  */
 int zram_init_device(struct zram *zram, u32 nr_slots)
 {
@@ -105,6 +106,10 @@ int zram_init_device(struct zram *zram, u32 nr_slots)
 		goto out_destroy_pool;
 	}
 
+	ret = zram_bdev_pack_init(zram);
+	if (ret)
+		goto out_destroy_comps;
+
 	zram->table = table;
 	zram->mem_pool = pool;
 	zram->huge_class_size = zs_huge_class_size(pool);
@@ -119,6 +124,8 @@ int zram_init_device(struct zram *zram, u32 nr_slots)
 	set_capacity_and_notify(zram->disk, disksize >> SECTOR_SHIFT);
 	return 0;
 
+out_destroy_comps:
+	zcomp_destroy_all(zram->comps);
 out_destroy_pool:
 	zs_destroy_pool(pool);
 out_free_table:

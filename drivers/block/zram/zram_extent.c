@@ -179,48 +179,63 @@ void zram_extent_release(unsigned long *bitmap, unsigned long start,
 }
 
 /**
- * zram_extent_stage_frees - move pending frees to the staged bitmap
+ * zram_extent_stage_frees - take pending frees until @staged is full
  * @pending: blocks freed but maybe still read; set concurrently
- * @staged: blocks for the next release, owned by the reserver
- * @nr_blocks: bits in each bitmap
+ * @nr_blocks: bits in @pending
+ * @from: first block to look at; on return, the block to go on from
+ *	(@nr_blocks once every pending free was looked at)
+ * @staged: the taken blocks, added to its entries; owned by the caller
+ *
+ * A taken block stays set in the block bitmap until the release.
  *
  * Context: any; never sleeps. Serialised with zram_extent_release_staged().
  * Return: number of blocks newly staged.
  */
 unsigned long zram_extent_stage_frees(unsigned long *pending,
-				      unsigned long *staged,
-				      unsigned long nr_blocks)
+				      unsigned long nr_blocks,
+				      unsigned long *from,
+				      struct zram_extent_staged *staged)
 {
-	unsigned long block, nr = 0;
+	unsigned long block, word, nr = 0;
 
-	for_each_set_bit(block, pending, nr_blocks) {
+	for (block = find_next_bit(pending, nr_blocks, *from);
+	     block < nr_blocks;
+	     block = find_next_bit(pending, nr_blocks, block + 1)) {
+		word = BIT_WORD(block);
+		if (!staged->nr || staged->word[staged->nr - 1] != word) {
+			if (staged->nr == ZRAM_EXTENT_STAGED_WORDS)
+				break;
+			staged->word[staged->nr] = word;
+			staged->bits[staged->nr++] = 0;
+		}
 		if (!test_and_clear_bit(block, pending))
 			continue;
-		if (!test_and_set_bit(block, staged))
-			nr++;
+		staged->bits[staged->nr - 1] |= BIT_MASK(block);
+		nr++;
 	}
+	*from = block;
 	return nr;
 }
 
 /**
  * zram_extent_release_staged - release the staged blocks, once unread
  * @bitmap: block bitmap
- * @staged: blocks from zram_extent_stage_frees(); all cleared here
- * @nr_blocks: bits in each bitmap
+ * @staged: blocks from zram_extent_stage_frees(); emptied here
  *
  * Context: any; never sleeps. Serialised with zram_extent_stage_frees().
  * Return: number of blocks released.
  */
 unsigned long zram_extent_release_staged(unsigned long *bitmap,
-					 unsigned long *staged,
-					 unsigned long nr_blocks)
+					 struct zram_extent_staged *staged)
 {
-	unsigned long block, nr = 0;
+	unsigned long i, bit, nr = 0;
 
-	for_each_set_bit(block, staged, nr_blocks) {
-		clear_bit(block, staged);
-		clear_bit(block, bitmap);
-		nr++;
+	for (i = 0; i < staged->nr; i++) {
+		for_each_set_bit(bit, &staged->bits[i], BITS_PER_LONG) {
+			clear_bit(staged->word[i] * BITS_PER_LONG + bit, bitmap);
+			nr++;
+		}
 	}
+	staged->nr = 0;
 	return nr;
 }

@@ -39,11 +39,26 @@ int zram_extent_reserve(unsigned long *bitmap, unsigned long nr_blocks,
 			unsigned long *start);
 void zram_extent_release(unsigned long *bitmap, unsigned long start,
 			 unsigned int len);
+/* Words of the pending bitmap one struct zram_extent_staged takes. */
+#define ZRAM_EXTENT_STAGED_WORDS	240
+
+/**
+ * struct zram_extent_staged - pending frees taken for one grace period
+ * @nr: entries used
+ * @word: index of a word of the pending bitmap, ascending
+ * @bits: the blocks of that word taken from it
+ */
+struct zram_extent_staged {
+	unsigned long nr;
+	unsigned long word[ZRAM_EXTENT_STAGED_WORDS];
+	unsigned long bits[ZRAM_EXTENT_STAGED_WORDS];
+};
+
 unsigned long zram_extent_stage_frees(unsigned long *pending,
-				      unsigned long *staged,
-				      unsigned long nr_blocks);
+				      unsigned long nr_blocks,
+				      unsigned long *from,
+				      struct zram_extent_staged *staged);
 unsigned long zram_extent_release_staged(unsigned long *bitmap,
-					 unsigned long *staged,
-					 unsigned long nr_blocks);
+					 struct zram_extent_staged *staged);
 
 #endif /* _ZRAM_EXTENT_H_ */

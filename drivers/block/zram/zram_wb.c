@@ -120,10 +120,10 @@ static void zram_wb_unselect_rest(struct zram_wb_ctl *ctl)
 }
 
 /* Freed blocks may join short runs into long ones: forget the short region. */
-static void zram_wb_reclaim_blocks(struct zram *zram)
+static void zram_wb_reclaim_blocks(struct zram_wb_ctl *ctl)
 {
-	if (zram_bdev_harvest(zram))
-		zram_extent_forget_short(&zram->wb.cursor);
+	if (zram_bdev_harvest(ctl->zram, &ctl->staged))
+		zram_extent_forget_short(&ctl->zram->wb.cursor);
 }
 
 /* When the device looks full, commits what is in flight, harvests, retries. */
@@ -140,7 +140,7 @@ static int zram_wb_reserve(struct zram_wb_ctl *ctl, unsigned int nr_pages,
 	if (ret != -ENOSPC)
 		return ret;
 	zram_wb_wait_all(ctl);
-	zram_wb_reclaim_blocks(ctl->zram);
+	zram_wb_reclaim_blocks(ctl);
 	return zram_extent_reserve(bd->bitmap, bd->nr_blocks, &wb->cursor,
 				   nr_pages, block);
 }
@@ -576,7 +576,8 @@ static struct zram_wb_ctl *zram_wb_ctl_alloc(struct zram *zram,
 		goto out_free;
 	if (knobs->packed) {
 		ctl->sizes = kzalloc_objs(*ctl->sizes, ZRAM_WB_SELECT_CHUNK);
-		if (!ctl->sizes || zram_bdev_pack_init(zram))
+		/* Set up with the device: zram_bdev_pack_init(). */
+		if (!ctl->sizes || WARN_ON_ONCE(!zram->backing.pack))
 			goto out_free;
 	}
 	return ctl;
@@ -740,7 +741,7 @@ int zram_wb_run(struct zram *zram, const struct zram_wb_range *ranges,
 	ctl = zram_wb_ctl_get(zram);
 	if (!ctl)
 		return -ENOMEM;
-	zram_wb_reclaim_blocks(zram);
+	zram_wb_reclaim_blocks(ctl);
 	zram_wb_run_ranges(ctl, ranges, nr_ranges);
 	zram_wb_wait_all(ctl);
 

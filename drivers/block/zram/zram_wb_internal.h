@@ -13,6 +13,8 @@
 #include <linux/types.h>
 #include <linux/wait.h>
 
+#include "zram_extent.h"
+
 struct folio;
 struct page;
 struct zram;
@@ -111,6 +113,7 @@ struct zram_wb_knobs {
  * @wait: the writer waits here for a completion
  * @stop_err: why the writeback stopped early (zram_wb_run()'s errno), or 0
  * @io_error: some bio failed; its slots stayed in RAM
+ * @staged: room for zram_bdev_harvest(), empty between its calls
  *
  * The writer (zram_wb_run(), zram.pp_lock held) owns all but @lock, @free and
  * @done; parked as zram_wb.spare, the holder of zram.pp_lock owns it. A
@@ -136,6 +139,7 @@ struct zram_wb_ctl {
 	wait_queue_head_t wait;
 	int stop_err;
 	bool io_error;
+	struct zram_extent_staged staged;
 };
 
 /* zram_wb_req.c: the request pool, their data buffers, waiting for them. */

@@ -228,9 +228,8 @@ unsigned int zram_wb_pack(struct zram_wb_ctl *ctl, struct zram_wb_req *req,
 void zram_wb_hold_packed(struct zram *zram, const struct zram_wb_req *req)
 {
 	unsigned int nr[ZRAM_WB_MAX_BIO_PAGES] = { };
-	unsigned int bytes[ZRAM_WB_MAX_BIO_PAGES] = { };
 	const struct zram_wb_obj *obj;
-	unsigned int i, blk, first;
+	unsigned int i, blk;
 
 	lockdep_assert_held(&zram->pp_lock);
 	for (i = 0; i < req->nr_objs; i++) {
@@ -238,15 +237,10 @@ void zram_wb_hold_packed(struct zram *zram, const struct zram_wb_req *req)
 		if (obj->len == PAGE_SIZE)
 			continue;
 		blk = obj->pos >> PAGE_SHIFT;
-		first = min_t(unsigned int, obj->len,
-			      PAGE_SIZE - offset_in_page(obj->pos));
 		nr[blk]++;
-		bytes[blk] += first;
-		if (first < obj->len) {
+		if (offset_in_page(obj->pos) + obj->len > PAGE_SIZE)
 			nr[blk + 1]++;
-			bytes[blk + 1] += obj->len - first;
-		}
 	}
 	for (i = 0; i < req->nr_packed; i++)
-		zram_bdev_pack_hold(zram, req->blocks[i], nr[i], bytes[i]);
+		zram_bdev_pack_hold(zram, req->blocks[i], nr[i]);
 }

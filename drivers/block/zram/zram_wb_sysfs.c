@@ -329,8 +329,10 @@ static int zram_wb_stat_show(struct seq_file *m, void *v)
 		   (u64)atomic64_read(&st->pk_bytes));
 	seq_printf(m, "packed_blocks %llu\n",
 		   (u64)atomic64_read(&st->pk_blocks));
-	seq_printf(m, "packed_dead_bytes %llu\n",
-		   (u64)atomic64_read(&st->pk_dead_bytes));
+	/* Bytes of those blocks no live object holds: freed or never used. */
+	seq_printf(m, "packed_unused_bytes %lld\n",
+		   (s64)atomic64_read(&st->pk_blocks) * PAGE_SIZE -
+		   (s64)atomic64_read(&st->pk_bytes));
 	seq_printf(m, "packed_split_reads %llu\n",
 		   (u64)atomic64_read(&st->pk_split_reads));
 	return 0;

@@ -79,7 +79,7 @@ static const struct stage_case stage_cases[] = {
 		99, 99 },
 	{ "staged only", 128, { { 0, 64 } }, { }, { { 3, 4 } },
 		0, 4 },
-	{ "both, overlap", 128, { { 0, 64 } }, { { 3, 10 } }, { { 10, 10 } },
+	{ "both", 128, { { 0, 64 } }, { { 3, 7 } }, { { 10, 10 } },
 		7, 17 },
 	{ "one block map", 1, { { 0, 1 } }, { { 0, 1 } }, { },
 		1, 1 },
@@ -346,6 +346,31 @@ static void fill_ranges(unsigned long *map, unsigned long nr,
 	}
 }
 
+/* Sets in @map the blocks @staged holds. */
+static void staged_bitmap(const struct zram_extent_staged *staged,
+			  unsigned long *map, unsigned long nr)
+{
+	unsigned long i, bit;
+
+	memset(map, 0, BITS_TO_LONGS(nr) * sizeof(long));
+	for (i = 0; i < staged->nr; i++)
+		for (bit = 0; bit < BITS_PER_LONG; bit++)
+			if (staged->bits[i] & (1UL << bit))
+				set_bit(staged->word[i] * BITS_PER_LONG + bit,
+					map);
+}
+
+/* Stages every pending block of @pending; the staging must not fill. */
+static unsigned long stage_all(unsigned long *pending, unsigned long nr,
+			       struct zram_extent_staged *staged)
+{
+	unsigned long from = 0, n;
+
+	n = zram_extent_stage_frees(pending, nr, &from, staged);
+	CHECK(from == nr, "staging stopped at %lu of %lu", from, nr);
+	return n;
+}
+
 static void run_stage_case(const struct stage_case *c)
 {
 	unsigned long *map = bitmap_new(c->nr);
@@ -353,19 +378,23 @@ static void run_stage_case(const struct stage_case *c)
 	unsigned long *staged = bitmap_new(c->nr);
 	unsigned long *want = bitmap_new(c->nr);
 	unsigned long *freed = bitmap_new(c->nr);
+	struct zram_extent_staged st = { 0 };
 	unsigned long n, i;
 	unsigned int bad = 0;
 
 	fill_ranges(map, c->nr, c->used);
-	fill_ranges(pending, c->nr, c->pending);
+	/* the staged ones were pending before */
 	fill_ranges(staged, c->nr, c->staged);
+	stage_all(staged, c->nr, &st);
+	fill_ranges(pending, c->nr, c->pending);
 	fill_ranges(freed, c->nr, c->pending);
 	fill_ranges(freed, c->nr, c->staged);
 	memcpy(want, map, BITS_TO_LONGS(c->nr) * sizeof(long));
 
-	n = zram_extent_stage_frees(pending, staged, c->nr);
+	n = stage_all(pending, c->nr, &st);
 	CHECK(n == c->nr_staged, "%s: staged %lu, want %lu", c->name, n,
 	      c->nr_staged);
+	staged_bitmap(&st, staged, c->nr);
 	for (i = 0; i < c->nr; i++)
 		if (test_bit(i, pending) ||
 		    test_bit(i, staged) != test_bit(i, freed) ||
@@ -373,18 +402,65 @@ static void run_stage_case(const struct stage_case *c)
 			bad++;
 	CHECK(!bad, "%s: %u blocks wrong after staging", c->name, bad);
 
-	n = zram_extent_release_staged(map, staged, c->nr);
+	n = zram_extent_release_staged(map, &st);
 	CHECK(n == c->nr_released, "%s: released %lu, want %lu", c->name, n,
 	      c->nr_released);
+	CHECK(!st.nr, "%s: %lu entries left after release", c->name, st.nr);
 	for (i = 0; i < c->nr; i++)
-		if (test_bit(i, staged) ||
-		    test_bit(i, map) != (test_bit(i, want) &&
+		if (test_bit(i, map) != (test_bit(i, want) &&
 					 !test_bit(i, freed)))
 			bad++;
 	CHECK(!bad, "%s: %u blocks wrong after release", c->name, bad);
 	free(freed);
 	free(want);
 	free(staged);
+	free(pending);
+	free(map);
+}
+
+/*
+ * Frees in more words than one staging takes: it stops after
+ * ZRAM_EXTENT_STAGED_WORDS words, at the next pending block, and the next
+ * one goes on from there; together they take every block once.
+ */
+static void run_stage_full_case(void)
+{
+	unsigned long nr = (ZRAM_EXTENT_STAGED_WORDS + 3) * 2 * BITS_PER_LONG;
+	unsigned long *map = bitmap_new(nr);
+	unsigned long *pending = bitmap_new(nr);
+	struct zram_extent_staged st = { 0 };
+	unsigned long from = 0, n, total = 0, rounds = 0, i, want = 0;
+
+	/* two blocks in every other word */
+	for (i = 0; i < nr; i += 2 * BITS_PER_LONG) {
+		set_bit(i + 3, pending);
+		set_bit(i + 40, pending);
+		want += 2;
+	}
+	memset(map, 0xff, BITS_TO_LONGS(nr) * sizeof(long));
+	while (from < nr && rounds < 4) {
+		n = zram_extent_stage_frees(pending, nr, &from, &st);
+		CHECK(st.nr <= ZRAM_EXTENT_STAGED_WORDS,
+		      "full: %lu entries", st.nr);
+		if (!rounds)
+			CHECK(n == 2 * ZRAM_EXTENT_STAGED_WORDS &&
+			      from == ZRAM_EXTENT_STAGED_WORDS * 2 *
+				      BITS_PER_LONG + 3,
+			      "full: first staging took %lu, stopped at %lu",
+			      n, from);
+		CHECK(zram_extent_release_staged(map, &st) == n,
+		      "full: released other than staged");
+		total += n;
+		rounds++;
+	}
+	CHECK(total == want && rounds == 2,
+	      "full: %lu of %lu blocks in %lu stagings", total, want, rounds);
+	for (i = 0; i < nr; i++)
+		if (test_bit(i, pending) ||
+		    test_bit(i, map) == (i % (2 * BITS_PER_LONG) == 3 ||
+					 i % (2 * BITS_PER_LONG) == 40))
+			break;
+	CHECK(i == nr, "full: block %lu wrong after the releases", i);
 	free(pending);
 	free(map);
 }
@@ -533,16 +609,19 @@ static int model_reserve(struct model *m, unsigned int max_len,
 
 static bool model_matches(const struct model *m, const unsigned long *map,
 			  const unsigned long *pending,
-			  const unsigned long *staged)
+			  const struct zram_extent_staged *st)
 {
+	unsigned long *staged = bitmap_new(m->nr);
 	unsigned long i;
 
+	staged_bitmap(st, staged, m->nr);
 	for (i = 0; i < m->nr; i++)
 		if (m->used[i] != test_bit(i, map) ||
 		    m->pending[i] != test_bit(i, pending) ||
 		    m->staged[i] != test_bit(i, staged))
-			return false;
-	return true;
+			break;
+	free(staged);
+	return i == m->nr;
 }
 
 /* Small deterministic PRNG (xorshift64*), so seeds reproduce anywhere. */
@@ -560,7 +639,8 @@ static void run_random(unsigned long long seed, unsigned int ops)
 {
 	struct model m;
 	struct zram_extent_cursor cursor = { };
-	unsigned long *map, *pending, *staged, i, start, mstart;
+	struct zram_extent_staged st = { 0 };
+	unsigned long *map, *pending, i, start, mstart, from;
 	unsigned int op, max_len, density, r;
 	unsigned int bad = 0;
 	int ret, mret;
@@ -575,7 +655,6 @@ static void run_random(unsigned long long seed, unsigned int ops)
 	m.short_end = 0;
 	map = bitmap_new(m.nr);
 	pending = bitmap_new(m.nr);
-	staged = bitmap_new(m.nr);
 	density = rnd(100);
 	for (i = 0; i < m.nr; i++) {
 		if (rnd(100) < density) {
@@ -605,11 +684,15 @@ static void run_random(unsigned long long seed, unsigned int ops)
 		} else if (r < 84) {
 			model_defer_free(&m, pending, rnd(m.nr));
 		} else if (r < 90) {
-			if (zram_extent_stage_frees(pending, staged, m.nr) !=
-			    model_stage(&m))
+			/* as the model stages all, never a full staging */
+			from = 0;
+			if (st.nr + BITS_TO_LONGS(m.nr) <=
+			    ZRAM_EXTENT_STAGED_WORDS &&
+			    zram_extent_stage_frees(pending, m.nr, &from,
+						    &st) != model_stage(&m))
 				bad++;
 		} else if (r < 95) {
-			if (zram_extent_release_staged(map, staged, m.nr) !=
+			if (zram_extent_release_staged(map, &st) !=
 			    model_release_staged(&m))
 				bad++;
 			/* As zram's harvest does after a release. */
@@ -628,14 +711,13 @@ static void run_random(unsigned long long seed, unsigned int ops)
 				zram_extent_release(map, i, 1);
 			}
 		}
-		if ((op & 15) == 0 && !model_matches(&m, map, pending, staged))
+		if ((op & 15) == 0 && !model_matches(&m, map, pending, &st))
 			bad++;
 	}
-	if (!model_matches(&m, map, pending, staged))
+	if (!model_matches(&m, map, pending, &st))
 		bad++;
 	CHECK(!bad, "seed %llu (nr %lu): diverged from model at op %u",
 	      seed, m.nr, op);
-	free(staged);
 	free(pending);
 	free(map);
 	free(m.staged);
@@ -814,6 +896,7 @@ int main(void)
 		run_fixed_case(&fixed_cases[i]);
 	for (i = 0; i < ARRAY_SIZE(stage_cases); i++)
 		run_stage_case(&stage_cases[i]);
+	run_stage_full_case();
 	run_bound_case(true);
 	run_bound_case(false);
 	run_short_region_case();

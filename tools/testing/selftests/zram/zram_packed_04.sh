@@ -10,7 +10,8 @@
 # next block. Then the slots are freed in order, by discard or overwrite
 # in turn. After slot k went, the blocks in
 # use (bd_count, debugfs packed_blocks) are exactly those holding bytes
-# pos_(k+1) and on, the dead bytes still held are pos_(k+1) mod 4096, the
+# pos_(k+1) and on, their bytes that no live object holds (packed_unused_bytes)
+# are theirs less the total - pos_(k+1) bytes of the live objects, the
 # slots still on the backing device read back intact, and after the last
 # one nothing is left.
 
@@ -85,13 +86,14 @@ for ((k = 0; k < n; k++)); do
 	fi
 	p=${pos[$((k + 1))]}
 	if [ "$k" -lt $((n - 1)) ]; then
-		want="$(((total - 1) / 4096 - p / 4096 + 1)) $((p % 4096))"
+		nb=$(((total - 1) / 4096 - p / 4096 + 1))
+		want="$nb $((nb * 4096 - (total - p)))"
 	else
 		want="0 0"
 	fi
 	read -r -a bd <"$ZRAM_SYS/bd_stat"
 	wb_stat_read
-	got="${bd[0]} ${WB[packed_dead_bytes]:-}"
+	got="${bd[0]} ${WB[packed_unused_bytes]:-}"
 	if [ "$got" != "$want" ] || [ "${WB[packed_blocks]:-}" != "${got% *}" ]; then
 		bad+=" slot $k: got '$got' packed_blocks"
 		bad+=" ${WB[packed_blocks]:-}, want '$want';"
@@ -104,10 +106,10 @@ done
 ktap_eq "blocks freed exactly with their last object, others intact" "$bad" ""
 ktap_eq "nothing left on the backing device" "$(bd_stat | cut -d' ' -f1)" 0
 left=''
-for s in packed_objects packed_bytes packed_blocks packed_dead_bytes; do
+for s in packed_objects packed_bytes packed_blocks packed_unused_bytes; do
 	left+="$(zram_wb_stat "$s") "
 done
-ktap_eq "wb_stat: no packed objects, bytes, blocks, dead bytes" "$left" "0 0 0 0 "
+ktap_eq "wb_stat: no packed objects, bytes, blocks, unused bytes" "$left" "0 0 0 0 "
 zram_fill_pages "$ZRAM_DEV" 0 64 text
 echo all >"$ZRAM_SYS/idle"
 ktap_check "the freed blocks serve another writeback" \
