@@ -249,6 +249,28 @@ out_free_path:
 }
 
 /**
+ * zram_bdev_meta_bytes - memory the driver keeps for the backing device
+ * @zram: device
+ * @maps: set to the bytes of the block bitmaps
+ * @pack: set to the bytes of the packing state (compressed_writeback)
+ *
+ * Context: init_lock held.
+ */
+void zram_bdev_meta_bytes(struct zram *zram, size_t *maps, size_t *pack)
+{
+	struct zram_bdev *bd = &zram->backing;
+
+	lockdep_assert_held(&zram->init_lock);
+	*maps = 0;
+	*pack = 0;
+	if (!bd->bitmap)
+		return;
+	*maps = 2 * BITS_TO_LONGS(bd->nr_blocks) * sizeof(long);
+	if (bd->pack)
+		*pack = DIV_ROUND_UP(bd->nr_blocks, 2) * sizeof(*bd->pack);
+}
+
+/**
  * zram_bdev_harvest - make the blocks freed since the last harvest reusable
  * @zram: device with a backing device
  * @staged: the caller's room for the frees of one grace period, empty

@@ -90,6 +90,7 @@ int zram_bdev_attach(struct zram *zram, const char *path);
 void zram_bdev_release(struct zram *zram);
 void zram_bdev_read_exit(struct zram *zram);
 bool zram_bdev_harvest(struct zram *zram, struct zram_extent_staged *staged);
+void zram_bdev_meta_bytes(struct zram *zram, size_t *maps, size_t *pack);
 void zram_bdev_put_loc(struct zram *zram, const struct zram_bdev_loc *loc);
 int zram_bdev_pack_init(struct zram *zram);
 void zram_bdev_pack_hold(struct zram *zram, unsigned long block,
@@ -121,6 +122,13 @@ static inline void zram_bdev_put_loc(struct zram *zram,
 static inline int zram_bdev_pack_init(struct zram *zram)
 {
 	return 0;
+}
+
+static inline void zram_bdev_meta_bytes(struct zram *zram, size_t *maps,
+					size_t *pack)
+{
+	*maps = 0;
+	*pack = 0;
 }
 
 static inline int zram_bdev_read_pin(struct zram *zram)

@@ -1,5 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0-only
-/* zram debugfs: zram/<device>/block_state lists the stored slots. */
+/*
+ * zram debugfs: zram/<device>/block_state lists the stored slots, metadata
+ * the bytes of the driver's own bookkeeping.
+ */
 
 #include <linux/debugfs.h>
 #include <linux/seq_file.h>
@@ -102,6 +105,24 @@ static const struct file_operations zram_block_state_fops = {
 	.release = seq_release,
 };
 
+/* Bytes the driver keeps besides the data: the slots, the backing maps. */
+static int zram_metadata_show(struct seq_file *m, void *v)
+{
+	struct zram *zram = m->private;
+	u64 table = 0;
+	size_t maps, pack;
+
+	guard(rwsem_read)(&zram->init_lock);
+	if (zram_init_done(zram))
+		table = (zram->disksize >> PAGE_SHIFT) * sizeof(*zram->table);
+	zram_bdev_meta_bytes(zram, &maps, &pack);
+	seq_printf(m, "slot_table %llu\n", table);
+	seq_printf(m, "backing_maps %zu\n", maps);
+	seq_printf(m, "packing %zu\n", pack);
+	return 0;
+}
+DEFINE_SHOW_ATTRIBUTE(zram_metadata);
+
 /**
  * zram_debugfs_create() - create the driver's debugfs directory
  *
@@ -123,7 +144,7 @@ void zram_debugfs_destroy(void)
 }
 
 /**
- * zram_debugfs_register() - create a device's directory and block_state
+ * zram_debugfs_register() - create a device's directory and its files
  * @zram: device, before its sysfs attributes appear
  *
  * Context: process context; may sleep.
@@ -134,6 +155,8 @@ void zram_debugfs_register(struct zram *zram)
 					       zram_debugfs_root);
 	debugfs_create_file("block_state", 0400, zram->debugfs_dir, zram,
 			    &zram_block_state_fops);
+	debugfs_create_file("metadata", 0400, zram->debugfs_dir, zram,
+			    &zram_metadata_fops);
 }
 
 /**
