@@ -7,9 +7,10 @@ Usage: report.py RAW_DIR JSON_OUT TXT_OUT
 
 RAW_DIR holds params.txt, notes.txt (lines printed as they are),
 writeback.txt (key=value lines, one per run), devbw-DEVICE.json,
-io/DRIVER-ENGINE-RW-RUN.json (fio JSON output), calls.txt (key=value
-lines, one per run) and, for a profiled iowb suite, iowb-profile.txt
-(key=value lines).
+io/DRIVER-ENGINE-RW-RUN.json (fio JSON output), calls.txt and memory.txt
+(key=value lines, one per run), slot-size.txt (tools/build/slot-size.sh's
+line, for stock's bytes per slot) and, for a profiled iowb suite,
+iowb-profile.txt (key=value lines).
 """
 
 import json
@@ -81,6 +82,20 @@ CALLS_TARGETS = [
      ("params", "ours-packed"), ("params-r", "ours-packed"), "bd_writes",
      "<=", 1.0),
 ]
+# suite memory: (title, driver, metric, bound); metric values are medians
+MEM_TARGETS = [
+    ("ours: slot table bytes per slot <= stock's", "ours", "slot_bytes",
+     "stock"),
+    ("ours: backing maps KiB per GiB of backing device", "ours",
+     "maps_kib_per_gib_bd", 64),
+    ("ours-packed: maps + packing KiB per GiB of backing device",
+     "ours-packed", "bd_meta_kib_per_gib_bd", 640),
+    ("ours-packed: metadata a writeback allocated (bytes)", "ours-packed",
+     "wb_alloc_bytes", 0),
+]
+MEM_METRICS = ["slot_bytes", "table_kib_per_gib_disk", "maps_kib_per_gib_bd",
+               "pack_kib_per_gib_bd", "bd_meta_kib_per_gib_bd",
+               "wb_alloc_bytes", "mem_used_kib_per_mib"]
 CALLS_CASES = ["one", "ranges", "pages", "params", "params-r"]
 CALLS_METRICS = ["wall_s", "ms_per_call", "sys_s", "bd_writes", "calls"]
 WB_METRICS = ["wall_s", "sys_s", "sys_all_s", "mbps", "pct_dev_bw",
@@ -115,6 +130,10 @@ LEGEND = [
     ("iowb", "io randreadwb: io_uring randread of data written back to a "
      "flash-model null_blk (suite iowb) with 4 KiB logical blocks; "
      "randreadwb512: the same with 512-byte ones."),
+    ("memory", "memory: ours' metadata from debugfs metadata; stock's from "
+     "its layout (bytes per slot by pahole, one bitmap bit per block, no "
+     "packing state); wb_alloc_bytes: metadata grown by the writeback; "
+     "mem_used: mm_stat mem_used_total after the fill, per MiB stored."),
 ]
 PAGE = 4096
 MIB = 1 << 20
@@ -429,6 +448,89 @@ def calls_targets(recs):
         table(["target", "ratio", "medians", "needs", "verdict"], rows)
 
 
+def stock_slot_bytes(raw):
+    """Stock's bytes per slot from slot-size.txt, or None."""
+    path = os.path.join(raw, "slot-size.txt")
+    if not os.path.exists(path):
+        return None
+    with open(path, encoding="utf-8") as f:
+        m = re.search(r"stock (\d+)", f.read())
+    return int(m.group(1)) if m else None
+
+
+def memory_run(r, params, stock_slot):
+    """The metrics of one memory.txt record, or None when unreadable."""
+    disk_gib = float(params.get("mem_disk_mb", 1024)) / 1024
+    bd_gib = float(params.get("mem_bd_mb", 1024)) / 1024
+    slots = disk_gib * (1 << 30) / PAGE
+    blocks = bd_gib * (1 << 30) / PAGE
+    if r["table"] == "-":
+        if not stock_slot:
+            return None
+        table, maps, pack, grown = stock_slot * slots, blocks / 8, 0, None
+    else:
+        table, maps, pack = (float(r[k]) for k in ("table", "maps", "pack"))
+        grown = sum(float(r[k + "_wb"]) - float(r[k])
+                    for k in ("table", "maps", "pack"))
+    vals = {"slot_bytes": table / slots,
+            "table_kib_per_gib_disk": table / 1024 / disk_gib,
+            "maps_kib_per_gib_bd": maps / 1024 / bd_gib,
+            "pack_kib_per_gib_bd": pack / 1024 / bd_gib,
+            "bd_meta_kib_per_gib_bd": (maps + pack) / 1024 / bd_gib,
+            "wb_alloc_bytes": grown}
+    if float(r["orig_data"]):
+        vals["mem_used_kib_per_mib"] = float(r["mem_used"]) / 1024 / (
+            float(r["orig_data"]) / MIB)
+    return vals
+
+
+def memory_records(raw, params):
+    """Suite memory: a record per (driver, metric), with by_run."""
+    path = os.path.join(raw, "memory.txt")
+    if not os.path.exists(path):
+        return []
+    stock_slot = stock_slot_bytes(raw)
+    runs = {}
+    for r in kv_lines(path):
+        vals = memory_run(r, params, stock_slot)
+        for m, v in (vals or {}).items():
+            if v is not None:
+                runs.setdefault((r["driver"], m), {})[r["run"]] = v
+    recs = []
+    for (drv, m), by_run in sorted(runs.items()):
+        rec = median_record({"suite": "memory", "driver": drv, "metric": m},
+                            list(by_run.values()))
+        rec["by_run"] = by_run
+        recs.append(rec)
+    return recs
+
+
+def memory_table(recs):
+    """Suite memory: its targets, then every metric by driver."""
+    if not recs:
+        return []
+    idx = {(r["driver"], r["metric"]): r for r in recs}
+    rows = []
+    for title, drv, metric, bound in MEM_TARGETS:
+        a = idx.get((drv, metric))
+        b = idx.get((bound, metric)) if isinstance(bound, str) else None
+        limit = b["median"] if b else bound
+        if a is None or limit is None:
+            rows.append([title, "-", "<= %s" % bound, "not run"])
+            continue
+        verdict = "met" if a["median"] <= limit else "MISSED"
+        rows.append([title, fmt(a["median"]), "<= %s" % fmt(limit),
+                     verdict])
+    lines = ["", "targets of suite memory (medians)"]
+    lines += table(["target", "value", "needs", "verdict"], rows)
+    drivers = sorted({r["driver"] for r in recs}, key=driver_key)
+    lines += ["", "memory: metadata and pool, per GiB or MiB"]
+    lines += table(["metric"] + drivers,
+                   [[m] + [cell(idx.get((d, m))) for d in drivers]
+                    for m in MEM_METRICS])
+    return lines
+
+
 def target_value(suite, case, num, den, metric, wbi, ioi):
     """(ratio, its text, the medians compared, runs) of one target; the
     ratio is None when a driver did not run"""
@@ -552,6 +654,10 @@ def header(params, suites):
                                                params.get("io_secs")))
     if "calls" in suites:
         sizes.append("calls %s MiB" % params.get("calls_mb"))
+    if "memory" in suites:
+        sizes.append("memory %s of %s MiB, backing %s MiB" % (
+            params.get("mem_fill_mb"), params.get("mem_disk_mb"),
+            params.get("mem_bd_mb")))
     runs = ["%s runs" % params.get("runs")]
     if "io" in suites:
         runs.append("io %s runs" % params.get("io_runs"))
@@ -573,10 +679,11 @@ def main():
     wb = writeback_records(raw, dev_bandwidth(raw))
     io = io_records(raw)
     calls = calls_records(raw)
-    for r in wb + io + calls:
+    mem = memory_records(raw, params)
+    for r in wb + io + calls + mem:
         r["params"] = params
     with open(json_out, "w", encoding="utf-8") as f:
-        json.dump(wb + io + calls, f, indent=1)
+        json.dump(wb + io + calls + mem, f, indent=1)
         f.write("\n")
     suites = params.get("suites", "writeback,io,iowb").split(",")
     lines = header(params, suites)
@@ -593,6 +700,7 @@ def main():
             lines += list(dict.fromkeys(line.strip() for line in f
                                         if line.strip()))
     lines += targets_table(wb, io) + calls_targets(calls)
+    lines += memory_table(mem)
     lines += writeback_table(wb) + io_table(io) + calls_table(calls)
     lines += profile_table(raw, io, params)
     with open(txt_out, "w", encoding="utf-8") as f:

@@ -5,8 +5,9 @@
 # boot (QEMU/TCG), suites "writeback" (idle writeback to null_blk flash/NVMe
 # models and a virtio-blk disk; fresh, fragmented and randomly fragmented
 # bitmap), "io" (fio 4 KiB random I/O) and "iowb" (fio 4 KiB random reads
-# of written-back data, ours vs ours-packed) and "calls" (the same slots
-# written back by one writeback call or by many).
+# of written-back data, ours vs ours-packed), "calls" (the same slots
+# written back by one writeback call or by many) and "memory" (the
+# driver's own metadata and mem_used_total per MiB stored).
 # Prints a table, ours' targets against stock met or missed, and, on the
 # last line, the path of the JSON results. The table's last line counts the
 # kernel reports (WARNING:, BUG:, ...) in the VM's dmesg, which are printed
@@ -32,7 +33,7 @@
 #                        2x written and written back first)
 #   BENCH_RUNS [3]       runs per case of suites writeback and iowb
 #   BENCH_DEVBW_SECS [5] fio run measuring each backing device's bandwidth
-#   BENCH_SUITES ["writeback io iowb calls"]
+#   BENCH_SUITES ["writeback io iowb calls memory"]
 #   BENCH_DEVICES ["flash nvme virtio"]
 #   BENCH_BITMAPS ["fresh fragmented random"]  fragmented: every other
 #                        block used; random: a random half of them
@@ -54,6 +55,10 @@
 #   BENCH_CALLS_BD_MB [0] MiB of suite calls' backing device (0:
 #                        BENCH_CALLS_MB + 1; null_blk allocates only what
 #                        is written, so a large one costs its bitmaps only)
+#   BENCH_MEM_DISK_MB [1024]  BENCH_MEM_BD_MB [1024]  BENCH_MEM_FILL_MB [64]
+#                        suite memory's disksize, backing device and data
+#   BENCH_MEM_DRIVERS ["stock stock-packed ours ours-packed"]  drivers of
+#                        suite memory, BENCH_RUNS runs each
 #   BENCH_IOWB_LBS ["4096 512"]  logical block sizes, in bytes, of suite
 #                    iowb's backing device: 4096 as most UFS devices, 512 as
 #                    most NVMe drives (where a packed read reads only the
@@ -118,7 +123,8 @@ vm_options KERNEL BENCH_STOCK_AS_OURS BENCH_QUICK BENCH_MB BENCH_RUNS \
 	BENCH_IO_ENGINES BENCH_IO_DRIVERS BENCH_IOWB_DRIVERS BENCH_IOWB_TRACE \
 	BENCH_IOWB_LBS BENCH_IOWB_MBPS BENCH_IOWB_QD BENCH_IOWB_NSEC \
 	BENCH_IOWB_PROFILE BENCH_CALLS_MB BENCH_CALLS_DRIVERS \
-	BENCH_CALLS_BD_MB TIMEOUT \
+	BENCH_CALLS_BD_MB BENCH_MEM_DISK_MB BENCH_MEM_BD_MB BENCH_MEM_FILL_MB \
+	BENCH_MEM_DRIVERS TIMEOUT \
 	BENCH_TIMEOUT OUT VM_RUN_ARGS ZRAM_KO \
 	-- "${args[@]}"
 stock_as_ours=${BENCH_STOCK_AS_OURS:-0}
@@ -128,9 +134,11 @@ if [ "${BENCH_QUICK:-0}" = 1 ]; then
 fi
 
 : "${BENCH_MB:=512}" "${BENCH_RUNS:=3}"
-: "${BENCH_SUITES:=writeback io iowb calls}"
+: "${BENCH_SUITES:=writeback io iowb calls memory}"
 : "${BENCH_CALLS_MB:=64}" "${BENCH_CALLS_BD_MB:=0}"
 : "${BENCH_CALLS_DRIVERS:=stock stock-packed ours ours-packed}"
+: "${BENCH_MEM_DISK_MB:=1024}" "${BENCH_MEM_BD_MB:=1024}" "${BENCH_MEM_FILL_MB:=64}"
+: "${BENCH_MEM_DRIVERS:=stock stock-packed ours ours-packed}"
 : "${BENCH_DEVICES:=flash nvme virtio}"
 : "${BENCH_BITMAPS:=fresh fragmented random}"
 : "${BENCH_VIRTIO_BITMAPS:=fresh}" "${BENCH_DEVBW_SECS:=5}"
@@ -185,18 +193,23 @@ need_number BENCH_IOWB_QD 1 10240	# blk-mq's largest tag depth
 need_number BENCH_IOWB_NSEC 0
 need_number BENCH_CALLS_MB 39 4096
 need_number BENCH_CALLS_BD_MB 0 1048576
+need_number BENCH_MEM_DISK_MB 1 1048576
+need_number BENCH_MEM_BD_MB 1 1048576
+need_number BENCH_MEM_FILL_MB 1 "$BENCH_MEM_DISK_MB"
+((BENCH_MEM_FILL_MB < BENCH_MEM_BD_MB)) ||
+	die "BENCH_MEM_FILL_MB must be below BENCH_MEM_BD_MB (all of it is written back)"
 for v in BENCH_QUICK BENCH_STOCK_AS_OURS BENCH_IOWB_TRACE \
 	BENCH_IOWB_PROFILE; do
 	[[ ${!v:-0} =~ ^[01]$ ]] || die "$v must be 0 or 1, not '${!v}'"
 done
-need_words BENCH_SUITES writeback io iowb calls
+need_words BENCH_SUITES writeback io iowb calls memory
 need_words BENCH_DEVICES flash nvme virtio
 need_words BENCH_BITMAPS fresh fragmented random
 need_words BENCH_VIRTIO_BITMAPS fresh fragmented random
 need_words BENCH_MORE_CASES {flash,nvme,virtio}/{fresh,fragmented,random}
 need_words BENCH_IOWB_LBS 512 1024 2048 4096
 for v in BENCH_DRIVERS BENCH_MORE_DRIVERS BENCH_IO_DRIVERS \
-	BENCH_IOWB_DRIVERS BENCH_CALLS_DRIVERS; do
+	BENCH_IOWB_DRIVERS BENCH_CALLS_DRIVERS BENCH_MEM_DRIVERS; do
 	need_drivers "$v"
 done
 
@@ -236,7 +249,8 @@ for v in BENCH_MB BENCH_RUNS BENCH_SUITES BENCH_DEVICES BENCH_BITMAPS \
 	BENCH_MORE_CASES BENCH_IO_MB BENCH_IO_SECS BENCH_IO_RUNS BENCH_IO_ENGINES \
 	BENCH_IO_DRIVERS BENCH_IOWB_DRIVERS BENCH_IOWB_TRACE BENCH_IOWB_LBS \
 	BENCH_IOWB_MBPS BENCH_IOWB_QD BENCH_IOWB_NSEC BENCH_IOWB_PROFILE \
-	BENCH_CALLS_MB BENCH_CALLS_DRIVERS BENCH_CALLS_BD_MB; do
+	BENCH_CALLS_MB BENCH_CALLS_DRIVERS BENCH_CALLS_BD_MB BENCH_MEM_DISK_MB \
+	BENCH_MEM_BD_MB BENCH_MEM_FILL_MB BENCH_MEM_DRIVERS; do
 	envs+=(--env "$v=${!v}")
 done
 if [ "$BENCH_IOWB_PROFILE" != 0 ]; then
@@ -274,6 +288,12 @@ if runs_suite iowb; then
 fi
 if runs_suite calls; then
 	plan+="; calls: ${BENCH_CALLS_MB} MiB, drivers '$BENCH_CALLS_DRIVERS'"
+fi
+if runs_suite memory; then
+	plan+="; memory: ${BENCH_MEM_FILL_MB} of ${BENCH_MEM_DISK_MB} MiB over"
+	plan+=" ${BENCH_MEM_BD_MB} MiB, drivers '$BENCH_MEM_DRIVERS'"
+	# stock's bytes per slot, for the report (pahole, on the host)
+	"$repo/tools/build/slot-size.sh" >"$raw/slot-size.txt" 2>&1 || true
 fi
 echo "[bench] kernel ${ZRAM_KERNEL:-debian} ($KVER); $plan;" \
 	"stock-as-ours=$stock_as_ours; raw results in $raw"

@@ -10,6 +10,7 @@
 # BENCH_IO_RUNS, BENCH_IO_ENGINES, BENCH_IO_DRIVERS,
 # BENCH_IOWB_DRIVERS, BENCH_IOWB_LBS, BENCH_IOWB_MBPS, BENCH_IOWB_QD,
 # BENCH_IOWB_NSEC, BENCH_CALLS_MB, BENCH_CALLS_DRIVERS, BENCH_CALLS_BD_MB,
+# BENCH_MEM_DISK_MB, BENCH_MEM_BD_MB, BENCH_MEM_FILL_MB, BENCH_MEM_DRIVERS,
 # BENCH_STOCK_AS_OURS (see run.sh).
 
 # shellcheck source-path=SCRIPTDIR
@@ -24,13 +25,16 @@ shopt -s inherit_errexit
 . "$(dirname "$0")/io.sh"
 # shellcheck source=calls.sh
 . "$(dirname "$0")/calls.sh"
+# shellcheck source=memory.sh
+. "$(dirname "$0")/memory.sh"
 
 # The defaults live in tools/bench/run.sh, which passes every setting.
 for v in BENCH_SUITES BENCH_MB BENCH_RUNS BENCH_DEVICES BENCH_BITMAPS \
 	BENCH_VIRTIO_BITMAPS BENCH_DEVBW_SECS BENCH_DRIVERS BENCH_IO_MB \
 	BENCH_IO_SECS BENCH_IO_RUNS BENCH_IO_ENGINES BENCH_IO_DRIVERS \
 	BENCH_IOWB_DRIVERS BENCH_IOWB_LBS BENCH_IOWB_MBPS BENCH_IOWB_QD \
-	BENCH_IOWB_NSEC BENCH_CALLS_MB BENCH_CALLS_DRIVERS BENCH_CALLS_BD_MB; do
+	BENCH_IOWB_NSEC BENCH_CALLS_MB BENCH_CALLS_DRIVERS BENCH_CALLS_BD_MB \
+	BENCH_MEM_DISK_MB BENCH_MEM_BD_MB BENCH_MEM_FILL_MB BENCH_MEM_DRIVERS; do
 	[ -n "${!v:-}" ] || die "$v is not set (start the bench with tools/bench/run.sh)"
 done
 # these two may be empty
@@ -49,6 +53,8 @@ done
 		"iowb_mbps=$BENCH_IOWB_MBPS" \
 		"iowb_qd=$BENCH_IOWB_QD iowb_nsec=$BENCH_IOWB_NSEC"
 	echo "calls_mb=$BENCH_CALLS_MB calls_bd_mb=$BENCH_CALLS_BD_MB"
+	echo "mem_disk_mb=$BENCH_MEM_DISK_MB mem_bd_mb=$BENCH_MEM_BD_MB" \
+		"mem_fill_mb=$BENCH_MEM_FILL_MB"
 	echo "stock_as_ours=${BENCH_STOCK_AS_OURS:-0} fio=$(fio --version)"
 	echo "ours_rev=${BENCH_KO_REV:-?}"
 } >"$out/params.txt"
@@ -61,6 +67,7 @@ for suite in $BENCH_SUITES; do
 	io) suite_io ;;
 	iowb) suite_iowb ;;
 	calls) suite_calls ;;
+	memory) suite_memory ;;
 	*) die "unknown suite $suite" ;;
 	esac
 done
