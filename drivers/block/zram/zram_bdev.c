@@ -291,7 +291,6 @@ bool zram_bdev_harvest(struct zram *zram, struct zram_extent_staged *staged)
 	bool released = false;
 
 	lockdep_assert_held(&zram->pp_lock);
-	staged->nr = 0;
 	/* No walk of the bitmap, whatever its size, when nothing was freed. */
 	while (from < bd->nr_blocks && atomic_long_read(&bd->nr_free_pending)) {
 		nr = zram_extent_stage_frees(bd->free_pending, bd->nr_blocks,

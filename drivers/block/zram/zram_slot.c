@@ -87,7 +87,9 @@ void zram_slot_record_access(struct zram *zram, u32 index)
 {
 	zram_slot_assert_held(zram, index);
 	zram_clear_flag(zram, index, ZRAM_IDLE);
-	zram_slot_set_actime(zram, index, ktime_get_boottime_seconds());
+	/* Every read and write comes here: no clock read when untracked. */
+	if (IS_ENABLED(CONFIG_ZRAM_TRACK_ENTRY_ACTIME))
+		zram_slot_set_actime(zram, index, ktime_get_boottime_seconds());
 }
 
 /* Gives back the storage and its stats; zram_slot_free() does the rest. */
