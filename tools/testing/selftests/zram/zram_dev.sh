@@ -309,6 +309,19 @@ zram_require_packed() {
 		ktap_skip_all "no compressed_writeback attribute (stock 6.12)"
 }
 
+# zram_kv_read FILE ARRAY: the "name value" lines of FILE (debugfs wb_stat,
+# metadata) into the associative array named ARRAY, emptied first; read in
+# the caller's shell, without a fork.
+zram_kv_read() {
+	local -n kv_into=$2
+	local k v
+
+	kv_into=()
+	while read -r k v; do
+		kv_into["$k"]=$v
+	done <"$1"
+}
+
 # zram_wb_stat NAME: a value of debugfs wb_stat (writeback statistics of
 # our driver), empty when there is none.
 zram_wb_stat() {

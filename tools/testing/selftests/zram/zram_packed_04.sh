@@ -32,17 +32,8 @@ pages_intact() {
 		2>/dev/null | cmp -s - "$text" 0 $(($1 * 4096))
 }
 
-# wb_stat_read: the fields of debugfs wb_stat into WB (read in this shell:
-# the loop below reads them for every slot)
+# the fields of debugfs wb_stat, read for every slot below
 declare -A WB
-wb_stat_read() {
-	local k v
-
-	WB=()
-	while read -r k v; do
-		WB[$k]=$v
-	done <"/sys/kernel/debug/zram/zram$ZRAM_ID/wb_stat"
-}
 
 ktap_plan 8
 
@@ -92,7 +83,7 @@ for ((k = 0; k < n; k++)); do
 		want="0 0"
 	fi
 	read -r -a bd <"$ZRAM_SYS/bd_stat"
-	wb_stat_read
+	zram_kv_read "/sys/kernel/debug/zram/zram$ZRAM_ID/wb_stat" WB
 	got="${bd[0]} ${WB[packed_unused_bytes]:-}"
 	if [ "$got" != "$want" ] || [ "${WB[packed_blocks]:-}" != "${got% *}" ]; then
 		bad+=" slot $k: got '$got' packed_blocks"

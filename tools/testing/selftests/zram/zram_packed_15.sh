@@ -33,16 +33,8 @@ blocks=$((4096 * 256))
 slots=$((64 * 256))
 pages=$((48 * 256))
 
-# meta_read: the lines of debugfs metadata into META
+# the lines of debugfs metadata
 declare -A META
-meta_read() {
-	local k v
-
-	META=()
-	while read -r k v; do
-		META[$k]=$v
-	done <"$meta"
-}
 
 # setup: compressed_writeback and the backing device of an uninitialized
 # device
@@ -53,7 +45,7 @@ setup() {
 
 # unchanged: what a failed disksize store must leave
 unchanged() {
-	meta_read
+	zram_kv_read "$meta" META
 	[ "$(cat "$ZRAM_SYS/disksize")" = 0 ] &&
 		[ "$(cat "$ZRAM_SYS/backing_dev")" = "$NULLB" ] &&
 		[ "$(cat "$ZRAM_SYS/compressed_writeback")" = 1 ] &&
@@ -63,7 +55,7 @@ unchanged() {
 ktap_plan 9
 
 setup || ktap_bail "cannot set up the backing device"
-meta_read
+zram_kv_read "$meta" META
 ktap_eq "before disksize: no slot table, no packing state" \
 	"${META[slot_table]} ${META[packing]}" "0 0"
 maps=${META[backing_maps]}
@@ -78,7 +70,7 @@ if [ -e "$ZRAM_FI/failslab/require-start" ] &&
 		[ "$FI_LEFT" = "$n" ] && break
 		tried=$((tried + 1))
 		if [ "$FI_RESULT" = OK ]; then
-			meta_read
+			zram_kv_read "$meta" META
 			[ "${META[packing]}" = $((blocks * 2)) ] ||
 				bad+=" N=$n: OK without the packing state;"
 		elif [ "$FI_RESULT" = ENOMEM ]; then
@@ -104,7 +96,7 @@ if ! echo 1 >"$ZRAM_SYS/reset" || ! setup; then
 	ktap_bail "cannot reset and set up again"
 fi
 zram_init 64M || ktap_bail "cannot set disksize"
-meta_read
+zram_kv_read "$meta" META
 ktap_eq "after disksize: 16-byte slots, 2 bytes of packing state per block" \
 	"${META[slot_table]} ${META[packing]}" "$((slots * 16)) $((blocks * 2))"
 before="${META[slot_table]} ${META[backing_maps]} ${META[packing]}"
@@ -119,7 +111,7 @@ zram_memcg 16 || ktap_bail "cannot create a memory cgroup"
 ktap_eq "packed writeback from a 16 MiB memory cgroup" "$?" 0
 ktap_check "most of the slots were written back packed" \
 	test "$(zram_wb_stat packed_objects)" -ge $((pages / 2))
-meta_read
+zram_kv_read "$meta" META
 ktap_eq "the writeback allocated no metadata" \
 	"${META[slot_table]} ${META[backing_maps]} ${META[packing]}" "$before"
 ktap_eq "the data read back intact" "$(zram_read_all "$ZRAM_DEV" "$pages")" \
