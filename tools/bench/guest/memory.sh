@@ -29,26 +29,24 @@ memory_meta() {
 
 # One driver, one run. Usage: memory_case DRIVER RUN
 memory_case() {
-	local drv=$1 run=$2 before after mm
+	local drv=$1 run=$2 mm t m p tw mw pw
 
 	load_driver "$drv"
 	set_knob "$zsys/backing_dev" /dev/nullb_mem
 	set_strategy_early "$drv"
 	set_knob "$zsys/disksize" "${BENCH_MEM_DISK_MB}M"
 	set_strategy "$drv"
-	before=$(memory_meta)
+	read -r t m p < <(memory_meta)
 	fill /dev/zram0 "${BENCH_MEM_FILL_MB}M"
 	read -r -a mm <"$zsys/mm_stat"
 	set_knob "$zsys/idle" all
 	set_knob "$zsys/writeback" idle
-	after=$(memory_meta)
-	record memory.txt "driver=$drv run=$run" \
-		"table=${before%% *} maps=$(cut -d' ' -f2 <<<"$before")" \
-		"pack=${before##* } table_wb=${after%% *}" \
-		"maps_wb=$(cut -d' ' -f2 <<<"$after") pack_wb=${after##* }" \
+	read -r tw mw pw < <(memory_meta)
+	record memory.txt "driver=$drv run=$run table=$t maps=$m pack=$p" \
+		"table_wb=$tw maps_wb=$mw pack_wb=$pw" \
 		"mem_used=${mm[2]} orig_data=${mm[0]} bd_count=$(bd_count)"
-	say "memory $drv run $run: metadata $before (after writeback $after)," \
-		"mem_used_total ${mm[2]} for ${mm[0]} bytes"
+	say "memory $drv run $run: metadata $t $m $p (after writeback" \
+		"$tw $mw $pw), mem_used_total ${mm[2]} for ${mm[0]} bytes"
 	unload_driver
 }
 
