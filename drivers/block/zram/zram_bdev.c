@@ -40,12 +40,22 @@ struct zram_bdev_rbio {
 	struct bio bio;
 };
 
-/* A packed slot read: one or two reads into @buf; the last decompresses. */
+/* A span buffer, and whether it came through pbuf_pool. */
+struct zram_bdev_pbuf {
+	void *data;
+	bool pooled;
+};
+
+/*
+ * A packed slot read: one or two reads into @buf; the last decompresses.
+ * @pooled: it came through pread_pool.
+ */
 struct zram_bdev_pread {
 	struct zram *zram;
 	struct bio *parent;
 	struct page *page;
-	void *buf;
+	struct zram_bdev_pbuf buf;
+	bool pooled;
 	unsigned int offset;
 	unsigned int len;
 	u32 prio;
@@ -136,6 +146,8 @@ void zram_bdev_release(struct zram *zram)
 	/* Also frees free_pending: one allocation. */
 	kvfree(bd->bitmap);
 	kvfree(bd->pack);
+	mempool_exit(&bd->pbuf_pool);
+	mempool_exit(&bd->pread_pool);
 	kfree(bd->bdev_path);
 	bd->bdev_file = NULL;
 	bd->bdev = NULL;
@@ -189,6 +201,38 @@ void zram_bdev_read_exit(struct zram *zram)
 	bioset_exit(&bd->read_bs);
 	cleanup_srcu_struct(&bd->read_srcu);
 	bd->read_ready = false;
+}
+
+/* Packed reads the reserve holds: a request and a span buffer each. */
+#define ZRAM_BDEV_PREAD_RESERVE	2
+/* The largest span: an object's part of two blocks, rounded out. */
+#define ZRAM_BDEV_PBUF_MAX	(2 * PAGE_SIZE)
+
+/**
+ * zram_bdev_read_reserve_init - set up the reserve of blocking packed reads
+ * @zram: device being initialized, with a backing device and compressed
+ *	writeback; zram_bdev_release() frees the reserve
+ *
+ * Context: process context, init_lock held for write; sleeps.
+ * Return: 0 or -ENOMEM, with nothing set up.
+ */
+int zram_bdev_read_reserve_init(struct zram *zram)
+{
+	struct zram_bdev *bd = &zram->backing;
+	int err;
+
+	lockdep_assert_held_write(&zram->init_lock);
+	err = mempool_init_kmalloc_pool(&bd->pread_pool,
+					ZRAM_BDEV_PREAD_RESERVE,
+					sizeof(struct zram_bdev_pread));
+	if (err)
+		return err;
+	err = mempool_init_kmalloc_pool(&bd->pbuf_pool,
+					ZRAM_BDEV_PREAD_RESERVE,
+					ZRAM_BDEV_PBUF_MAX);
+	if (err)
+		mempool_exit(&bd->pread_pool);
+	return err;
 }
 
 /**
@@ -253,21 +297,28 @@ out_free_path:
  * @zram: device
  * @maps: set to the bytes of the block bitmaps
  * @pack: set to the bytes of the packing state (compressed_writeback)
+ * @reserve: set to the bytes of the reserve of packed reads, as requested
+ *	from kmalloc()
  *
  * Context: init_lock held.
  */
-void zram_bdev_meta_bytes(struct zram *zram, size_t *maps, size_t *pack)
+void zram_bdev_meta_bytes(struct zram *zram, size_t *maps, size_t *pack,
+			  size_t *reserve)
 {
 	struct zram_bdev *bd = &zram->backing;
 
 	lockdep_assert_held(&zram->init_lock);
 	*maps = 0;
 	*pack = 0;
+	*reserve = 0;
 	if (!bd->bitmap)
 		return;
 	*maps = 2 * BITS_TO_LONGS(bd->nr_blocks) * sizeof(long);
-	if (bd->pack)
-		*pack = DIV_ROUND_UP(bd->nr_blocks, 2) * sizeof(*bd->pack);
+	if (!bd->pack)
+		return;
+	*pack = DIV_ROUND_UP(bd->nr_blocks, 2) * sizeof(*bd->pack);
+	*reserve = ZRAM_BDEV_PREAD_RESERVE *
+		   (sizeof(struct zram_bdev_pread) + ZRAM_BDEV_PBUF_MAX);
 }
 
 /**
@@ -456,7 +507,7 @@ static void zram_bdev_read_end_io(struct bio *bio)
 	bio_endio(parent);
 }
 
-/* Returns 0, -EAGAIN or -ENOMEM; @pin goes with the bio or is dropped. */
+/* Returns 0 or -EAGAIN (@nowait); @pin goes with the bio or is dropped. */
 static int zram_bdev_read_async(struct zram *zram, struct page *page,
 				unsigned long block, int pin, struct bio *parent,
 				bool nowait)
@@ -466,6 +517,7 @@ static int zram_bdev_read_async(struct zram *zram, struct page *page,
 	struct zram_bdev_rbio *rbio;
 	struct bio *bio = NULL;
 
+	/* GFP_NOIO: the bio_set's mempool, with its rescuer, never fails. */
 	if (!nowait)
 		bio = bio_alloc_bioset(bdev, 1, REQ_OP_READ, GFP_NOIO,
 				       &zram->backing.read_bs);
@@ -475,7 +527,7 @@ static int zram_bdev_read_async(struct zram *zram, struct page *page,
 				       &zram->backing.read_bs);
 	if (!bio) {
 		zram_bdev_read_unpin(zram, pin);
-		return nowait ? -EAGAIN : -ENOMEM;
+		return -EAGAIN;
 	}
 	zram_bdev_read_inherit(bio, parent);
 	rbio = container_of(bio, struct zram_bdev_rbio, bio);
@@ -493,26 +545,37 @@ static int zram_bdev_read_async(struct zram *zram, struct page *page,
 	return 0;
 }
 
+/* Frees what zram_bdev_read_alloc() returned. */
+static void zram_bdev_read_free(mempool_t *pool, void *p, bool pooled)
+{
+	if (pooled)
+		mempool_free(p, pool);
+	else
+		kfree(p);
+}
+
 /* Finishes a packed read. Task or softirq context, irqs on. */
 static void zram_bdev_pread_done(struct zram_bdev_pread *pr)
 {
+	struct zram_bdev *bd = &pr->zram->backing;
 	struct bio *parent = pr->parent;
 	blk_status_t status = pr->status;
 
 	if (!status) {
 		if (zram_obj_decompress(pr->zram,
-					pr->buf + pr->offset,
+					pr->buf.data + pr->offset,
 					pr->len, pr->prio, pr->page))
 			status = BLK_STS_IOERR;
 		flush_dcache_page(pr->page);
 	}
 	if (status)
 		zram_bdev_read_failed(pr->zram, parent, status);
-	kfree(pr->buf);
+	zram_bdev_read_free(&bd->pbuf_pool, pr->buf.data, pr->buf.pooled);
 	/* For sparse: the pin zram_bdev_read_packed_async() handed over. */
-	__acquire(&pr->zram->backing.read_srcu);
+	__acquire(&bd->read_srcu);
 	zram_bdev_read_unpin(pr->zram, pr->pin);
-	kfree(pr);
+	/* Before @parent ends: reset, which frees the pool, waits for it. */
+	zram_bdev_read_free(&bd->pread_pool, pr, pr->pooled);
 	bio_endio(parent);
 }
 
@@ -591,10 +654,44 @@ static struct zram_bdev_pspan zram_bdev_pspan_of(struct block_device *bdev,
 	};
 }
 
-/* Power-of-two kmalloc(): physically contiguous, aligned to its size. */
-static void *zram_bdev_pbuf_alloc(const struct zram_bdev_pspan *sp, gfp_t gfp)
+/*
+ * May a blocking read wait for the reserve? Not while reads that the
+ * caller's ->submit_bio queued on bio_list[0] hold some of it: they are
+ * issued only after it returns. Those of earlier calls were issued before
+ * this one began, as the block layer submits bios for lower devices
+ * first; bio_list[1] holds bios not yet begun, which hold none.
+ */
+static bool zram_bdev_may_wait(void)
 {
-	return kmalloc(roundup_pow_of_two(sp->end - sp->start), gfp);
+	return !current->bio_list || bio_list_empty(&current->bio_list[0]);
+}
+
+/*
+ * Memory for a packed read. @nowait: GFP_NOWAIT, no reserve. Else reclaim
+ * that gives up early, then @pool, whose elements hold any @size: its
+ * reserve, waited for only when zram_bdev_may_wait(). Sets @pooled when
+ * it went to @pool.
+ */
+static void *zram_bdev_read_alloc(mempool_t *pool, size_t size, bool nowait,
+				  bool *pooled)
+{
+	void *p;
+
+	*pooled = false;
+	if (nowait)
+		return kmalloc(size, GFP_NOWAIT | __GFP_NOWARN);
+	p = kmalloc(size, GFP_NOIO | __GFP_NORETRY | __GFP_NOWARN);
+	if (p)
+		return p;
+	*pooled = true;
+	return mempool_alloc(pool, zram_bdev_may_wait() ?
+			     GFP_NOIO : GFP_NOWAIT | __GFP_NOWARN);
+}
+
+/* A power-of-two kmalloc(): physically contiguous, aligned to its size. */
+static size_t zram_bdev_pbuf_size(const struct zram_bdev_pspan *sp)
+{
+	return roundup_pow_of_two(sp->end - sp->start);
 }
 
 /* Bio @i's part of the span: all of it, or one block's share of two. */
@@ -626,7 +723,7 @@ static void zram_bdev_pread_rbio(struct zram_bdev_pread *pr,
 	rbio->zram = pr->zram;
 	rbio->parent = NULL;
 	rbio->pread = pr;
-	zram_bdev_pbuf_part(loc, sp, pr->buf, i, &rbio->part);
+	zram_bdev_pbuf_part(loc, sp, pr->buf.data, i, &rbio->part);
 	zram_bdev_read_inherit(&rbio->bio, pr->parent);
 	rbio->pin = 0;
 	INIT_WORK(&rbio->retry, zram_bdev_read_retry_fn);
@@ -645,27 +742,31 @@ static struct zram_bdev_rbio *zram_bdev_rbio_alloc(struct zram *zram,
 	return bio ? container_of(bio, struct zram_bdev_rbio, bio) : NULL;
 }
 
-/* @nowait allocates all before issuing anything: a refusal changes nothing. */
+/* Allocates before issuing anything: a refusal (-EAGAIN) changes nothing. */
 static int zram_bdev_read_packed_async(struct zram *zram, struct page *page,
 				       const struct zram_bdev_loc *loc,
 				       int pin, struct bio *parent,
 				       bool nowait)
 	__releases(&zram->backing.read_srcu)
 {
-	struct zram_bdev_pspan sp = zram_bdev_pspan_of(zram->backing.bdev, loc);
+	struct zram_bdev *bd = &zram->backing;
+	struct zram_bdev_pspan sp = zram_bdev_pspan_of(bd->bdev, loc);
 	unsigned int i, nr = zram_bdev_loc_bios(loc);
-	gfp_t gfp = nowait ? GFP_NOWAIT | __GFP_NOWARN : GFP_NOIO;
 	struct zram_bdev_rbio *rbio[2] = { };
 	struct zram_bdev_pread *pr;
-	int err = nowait ? -EAGAIN : -ENOMEM;
+	bool pooled;
 
-	if (nowait && !bdev_nowait(zram->backing.bdev))
+	if (nowait && !bdev_nowait(bd->bdev))
 		goto out_unpin;
-	pr = kmalloc_obj(*pr, gfp);
+	pr = zram_bdev_read_alloc(&bd->pread_pool, sizeof(*pr), nowait,
+				  &pooled);
 	if (!pr)
 		goto out_unpin;
-	pr->buf = zram_bdev_pbuf_alloc(&sp, gfp);
-	if (!pr->buf)
+	pr->pooled = pooled;
+	pr->buf.data = zram_bdev_read_alloc(&bd->pbuf_pool,
+					    zram_bdev_pbuf_size(&sp), nowait,
+					    &pr->buf.pooled);
+	if (!pr->buf.data)
 		goto out_free_pr;
 	for (i = 0; nowait && i < nr; i++) {
 		rbio[i] = zram_bdev_rbio_alloc(zram, true);
@@ -698,12 +799,12 @@ out_put_bios:
 		if (rbio[i])
 			bio_put(&rbio[i]->bio);
 	}
-	kfree(pr->buf);
+	zram_bdev_read_free(&bd->pbuf_pool, pr->buf.data, pr->buf.pooled);
 out_free_pr:
-	kfree(pr);
+	zram_bdev_read_free(&bd->pread_pool, pr, pooled);
 out_unpin:
 	zram_bdev_read_unpin(zram, pin);
-	return err;
+	return -EAGAIN;
 }
 
 static int zram_bdev_read_page_sync(struct zram *zram, struct page *page,
@@ -716,27 +817,32 @@ static int zram_bdev_read_page_sync(struct zram *zram, struct page *page,
 	return zram_bdev_read_sync(zram, &part, orig);
 }
 
+/* Blocking; -EAGAIN (nothing done) as zram_bdev_read_packed_async(). */
 static int zram_bdev_read_packed_sync(struct zram *zram, struct page *page,
 				      const struct zram_bdev_loc *loc,
 				      struct bio *orig)
 {
-	struct zram_bdev_pspan sp = zram_bdev_pspan_of(zram->backing.bdev, loc);
-	void *buf = zram_bdev_pbuf_alloc(&sp, GFP_NOIO);
+	struct zram_bdev *bd = &zram->backing;
+	struct zram_bdev_pspan sp = zram_bdev_pspan_of(bd->bdev, loc);
 	struct zram_bdev_part part;
+	struct zram_bdev_pbuf buf;
 	unsigned int i;
 	int ret = 0;
 
-	if (!buf)
-		return -ENOMEM;
+	buf.data = zram_bdev_read_alloc(&bd->pbuf_pool, zram_bdev_pbuf_size(&sp),
+					false, &buf.pooled);
+	if (!buf.data)
+		return -EAGAIN;
 	zram_bdev_count_read(zram, loc);
 	for (i = 0; !ret && i < zram_bdev_loc_bios(loc); i++) {
-		zram_bdev_pbuf_part(loc, &sp, buf, i, &part);
+		zram_bdev_pbuf_part(loc, &sp, buf.data, i, &part);
 		ret = zram_bdev_read_sync(zram, &part, orig);
 	}
 	if (!ret)
-		ret = zram_obj_decompress(zram, buf + loc->offset - sp.start,
+		ret = zram_obj_decompress(zram,
+					  buf.data + loc->offset - sp.start,
 					  loc->len, loc->prio, page);
-	kfree(buf);
+	zram_bdev_read_free(&bd->pbuf_pool, buf.data, buf.pooled);
 	return ret;
 }
 
@@ -766,11 +872,15 @@ int zram_bdev_read_pin(struct zram *zram)
  * @nowait: REQ_NOWAIT, only with @chain: refuse rather than block
  *
  * Once submitted, a BLK_STS_AGAIN from the device is retried blocking.
+ * A blocking read of a packed object takes its memory from a reserve when
+ * memory is short. It waits for the reserve only when the caller's
+ * ->submit_bio has queued no read on bio_list yet (or outside one); else
+ * it is refused with -EAGAIN, to be retried once those are issued.
  *
- * Context: with @chain, ->submit_bio's, sleeping only without @nowait;
- * else process context, sleeps.
- * Return: 0 (with @chain: submitted), -EAGAIN (@nowait; no side effect),
- * -ENOMEM, or the read's errno.
+ * Context: with @chain, ->submit_bio's or a worker's, sleeping only
+ * without @nowait; else process context, sleeps.
+ * Return: 0 (with @chain: submitted), -EAGAIN (@nowait, or the reserve
+ * as above; no side effect), or the read's errno.
  */
 int zram_bdev_read(struct zram *zram, struct page *page,
 		   const struct zram_bdev_loc *loc, int pin, struct bio *bio,

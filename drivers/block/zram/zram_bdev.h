@@ -8,6 +8,7 @@
 
 #include <linux/bio.h>
 #include <linux/blkdev.h>
+#include <linux/mempool.h>
 #include <linux/srcu.h>
 #include <linux/atomic.h>
 #include <linux/types.h>
@@ -57,6 +58,11 @@ struct zram_bdev_loc {
  *	objects in the block (0: not a block of packed objects); allocated
  *	by zram_bdev_pack_init() when the device is initialized with
  *	compressed_writeback, freed with @bitmap
+ * @pread_pool: reserve of packed read requests, so that blocking reads of
+ *	packed slots make progress when memory is short; set up and freed
+ *	with @pack
+ * @pbuf_pool: reserve of their span buffers, of the largest span; as
+ *	@pread_pool
  * @nr_free_pending: blocks freed since the last harvest; counted before
  *	the bit is set, so never below the bits set in @free_pending. Last,
  *	away from what reads of written-back slots touch
@@ -72,6 +78,8 @@ struct zram_bdev {
 	struct bio_set read_bs;
 	bool read_ready;
 	atomic_t *pack;
+	mempool_t pread_pool;
+	mempool_t pbuf_pool;
 	atomic_long_t nr_free_pending;
 };
 
@@ -90,9 +98,11 @@ int zram_bdev_attach(struct zram *zram, const char *path);
 void zram_bdev_release(struct zram *zram);
 void zram_bdev_read_exit(struct zram *zram);
 bool zram_bdev_harvest(struct zram *zram, struct zram_extent_staged *staged);
-void zram_bdev_meta_bytes(struct zram *zram, size_t *maps, size_t *pack);
+void zram_bdev_meta_bytes(struct zram *zram, size_t *maps, size_t *pack,
+			  size_t *reserve);
 void zram_bdev_put_loc(struct zram *zram, const struct zram_bdev_loc *loc);
 int zram_bdev_pack_init(struct zram *zram);
+int zram_bdev_read_reserve_init(struct zram *zram);
 void zram_bdev_pack_hold(struct zram *zram, unsigned long block,
 			 unsigned int nr_objs);
 int zram_bdev_read_pin(struct zram *zram);
@@ -125,10 +135,11 @@ static inline int zram_bdev_pack_init(struct zram *zram)
 }
 
 static inline void zram_bdev_meta_bytes(struct zram *zram, size_t *maps,
-					size_t *pack)
+					size_t *pack, size_t *reserve)
 {
 	*maps = 0;
 	*pack = 0;
+	*reserve = 0;
 }
 
 static inline int zram_bdev_read_pin(struct zram *zram)

@@ -22,16 +22,18 @@ static void zram_bdev_free_block(struct zram *zram, unsigned long block)
 }
 
 /**
- * zram_bdev_pack_init - allocate the packing state of every block
+ * zram_bdev_pack_init - allocate the packing state of every block, and the
+ *	reserve of packed reads
  * @zram: device being initialized; no-op without compressed_writeback or
  *	a backing device
  *
  * Context: process context, init_lock held for write; may sleep.
- * Return: 0 or -ENOMEM.
+ * Return: 0 or -ENOMEM, with neither allocated.
  */
 int zram_bdev_pack_init(struct zram *zram)
 {
 	struct zram_bdev *bd = &zram->backing;
+	int err;
 
 	lockdep_assert_held_write(&zram->init_lock);
 	if (!zram_wb_packs(&zram->wb) || !bd->bdev || bd->pack)
@@ -39,7 +41,14 @@ int zram_bdev_pack_init(struct zram *zram)
 	/* A size the machine cannot hold is the admin's error: no warning. */
 	bd->pack = kvcalloc(DIV_ROUND_UP(bd->nr_blocks, 2), sizeof(*bd->pack),
 			    GFP_KERNEL | __GFP_NOWARN | __GFP_RETRY_MAYFAIL);
-	return bd->pack ? 0 : -ENOMEM;
+	if (!bd->pack)
+		return -ENOMEM;
+	err = zram_bdev_read_reserve_init(zram);
+	if (err) {
+		kvfree(bd->pack);
+		bd->pack = NULL;
+	}
+	return err;
 }
 
 /* The word holding @block's count and the count's shift in it. */

@@ -9,6 +9,7 @@
 #include <linux/sched.h>
 #include <linux/slab.h>
 #include <linux/workqueue.h>
+#include <trace/events/block.h>
 
 #include "zram_bio.h"
 #include "zram_obj.h"
@@ -315,9 +316,35 @@ static void zram_submit_bio_nowait(struct zram *zram, struct bio *bio)
 	zram_bio_end_nowait(zram, bio, start, ret);
 }
 
+/*
+ * A blocking step was refused (-EAGAIN): it would have waited for the
+ * reserve of packed reads while reads this call queued on bio_list, which
+ * may hold it, wait for the call to return (zram_bdev_read()). Ends the
+ * accounting of the steps served and queues the rest of @bio behind those
+ * reads: the block layer issues them before it calls us again, and the
+ * rest's first step may then wait. The rest is blocking: a frozen queue
+ * must not end it with AGAIN, as steps were served.
+ */
+static void zram_bio_requeue(struct bio *bio, const struct bvec_iter *iter,
+			     unsigned long start)
+{
+	unsigned int served = bio->bi_iter.bi_size - iter->bi_size;
+
+	bdev_end_io_acct(bio->bi_bdev, bio_op(bio), served >> SECTOR_SHIFT,
+			 start);
+	trace_block_split(bio, bio->bi_iter.bi_sector +
+			  (served >> SECTOR_SHIFT));
+	bio_advance(bio, served);
+	bio->bi_opf &= ~REQ_NOWAIT;
+	submit_bio_noacct(bio);
+}
+
 /**
  * zram_submit_bio() - serve a bio
  * @bio: read, write, discard or write-zeroes bio
+ *
+ * When memory is short, a blocking read may serve part of @bio and submit
+ * the rest again (zram_bio_requeue()).
  *
  * Context: task context; may sleep unless REQ_NOWAIT outside a kernel
  * thread, see the nowait contract.
@@ -352,6 +379,17 @@ void zram_submit_bio(struct bio *bio)
 	}
 	start = bio_start_io_acct(bio);
 	ret = zram_bio_serve(zram, bio, &iter, false);
+	/*
+	 * Only a later step is refused (the first may wait for the reserve),
+	 * so the rest is shorter and every call makes progress.
+	 */
+	if (ret == -EAGAIN) {
+		if (!WARN_ON_ONCE(iter.bi_size == bio->bi_iter.bi_size)) {
+			zram_bio_requeue(bio, &iter, start);
+			return;
+		}
+		ret = -EIO;
+	}
 	zram_bio_end(zram, bio, start, ret);
 }
 

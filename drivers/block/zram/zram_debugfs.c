@@ -110,15 +110,16 @@ static int zram_metadata_show(struct seq_file *m, void *v)
 {
 	struct zram *zram = m->private;
 	u64 table = 0;
-	size_t maps, pack;
+	size_t maps, pack, reserve;
 
 	guard(rwsem_read)(&zram->init_lock);
 	if (zram_init_done(zram))
 		table = (zram->disksize >> PAGE_SHIFT) * sizeof(*zram->table);
-	zram_bdev_meta_bytes(zram, &maps, &pack);
+	zram_bdev_meta_bytes(zram, &maps, &pack, &reserve);
 	seq_printf(m, "slot_table %llu\n", table);
 	seq_printf(m, "backing_maps %zu\n", maps);
 	seq_printf(m, "packing %zu\n", pack);
+	seq_printf(m, "read_reserve %zu\n", reserve);
 	return 0;
 }
 DEFINE_SHOW_ATTRIBUTE(zram_metadata);
