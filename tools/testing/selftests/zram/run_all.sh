@@ -130,6 +130,7 @@ declare -A stock_xfail_7=(
 	[zram_packed_11.sh]="7.x writes one compressed object per block (no packing)"
 	[zram_packed_12.sh]="7.x writes one compressed object per block (no packing)"
 	[zram_packed_13.sh]="7.x writes one compressed object per block (no packing)"
+	[zram_inject_09.sh]="7.x writes one compressed object per block (no packing)"
 	[zram_recomp_01.sh]="stock bug: recomp_algorithm holds NUL bytes (offsets added twice)"
 	[zram_recomp_05.sh]="7.x recompresses the largest objects first, not in index order"
 	[zram_wb_19.sh]="7.x writes a slot named twice by page_index twice"

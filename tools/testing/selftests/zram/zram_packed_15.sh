@@ -6,12 +6,13 @@
 # (null_blk, memory backed: only written blocks take RAM) and
 # compressed_writeback, then disksize 64 MiB: debugfs metadata shows 16
 # bytes per slot, backing maps of 2 bits per block, and the packing state
-# of 2 bytes per block, all there before any writeback. Where fault
-# injection is available, the Nth allocation in zram of the disksize store
-# fails, for N = 1, 2, ... 8, then sparser (zram_fi_nth_list), until the
-# store makes fewer: it fails with ENOMEM and changes nothing (disksize 0,
-# the backing device and compressed_writeback kept), or succeeds with
-# every map there. Then 48 MiB are written back, packed, by a shell in a
+# of 2 bytes per block with its reserve of packed reads, all there before
+# any writeback. Where fault injection is available, the Nth allocation in
+# zram of the disksize store fails, for N = 1, 2, ... 8, then sparser
+# (zram_fi_nth_list), until the store makes fewer, then each fault point
+# under the read reserve's setup in turn: it fails with ENOMEM and changes
+# nothing (disksize 0, the backing device and compressed_writeback kept),
+# or succeeds with every map there. Then 48 MiB are written back, packed, by a shell in a
 # memory cgroup with 16 MiB of room: the writeback succeeds, allocates no
 # metadata, and the data read back intact.
 
@@ -49,15 +50,16 @@ unchanged() {
 	[ "$(cat "$ZRAM_SYS/disksize")" = 0 ] &&
 		[ "$(cat "$ZRAM_SYS/backing_dev")" = "$NULLB" ] &&
 		[ "$(cat "$ZRAM_SYS/compressed_writeback")" = 1 ] &&
-		[ "${META[slot_table]}" = 0 ] && [ "${META[packing]}" = 0 ]
+		[ "${META[slot_table]}" = 0 ] && [ "${META[packing]}" = 0 ] &&
+		[ "${META[read_reserve]}" = 0 ]
 }
 
-ktap_plan 9
+ktap_plan 11
 
 setup || ktap_bail "cannot set up the backing device"
 zram_kv_read "$meta" META
-ktap_eq "before disksize: no slot table, no packing state" \
-	"${META[slot_table]} ${META[packing]}" "0 0"
+ktap_eq "before disksize: no slot table, no packing state, no read reserve" \
+	"${META[slot_table]} ${META[packing]} ${META[read_reserve]}" "0 0 0"
 maps=${META[backing_maps]}
 ktap_eq "backing maps: 2 bits per block" "$maps" $((blocks / 4))
 
@@ -87,8 +89,34 @@ if [ -e "$ZRAM_FI/failslab/require-start" ] &&
 	ktap_info "disksize failed with ENOMEM $failed times in $tried tries (N up to $n)"
 	ktap_eq "a failed disksize store: ENOMEM and no change" "$bad" ""
 	ktap_check "some allocation of the store was failed" test "$failed" -gt 0
+
+	# each allocation of the read reserve
+	range=$(zram_symbol_range zram_bdev_read_reserve_init) ||
+		ktap_bail "no zram_bdev_read_reserve_init in /proc/kallsyms"
+	zram_fi_filter "$range" || ktap_bail "cannot limit faults to the reserve"
+	bad='' failed=0 tried=0
+	for ((n = 1; n <= 16; n++)); do
+		zram_fi_nth_write "$ZRAM_SYS/disksize" 64M "$n"
+		[ "$FI_LEFT" = "$n" ] && break
+		tried=$n
+		if [ "$FI_RESULT" = ENOMEM ]; then
+			failed=$((failed + 1))
+			unchanged || bad+=" N=$n: ENOMEM changed the device;"
+			continue
+		fi
+		# OK: the failure had a fallback (a slab's smaller order)
+		zram_kv_read "$meta" META
+		[ "$FI_RESULT" = OK ] && [ "${META[read_reserve]:-0}" -gt 0 ] ||
+			bad+=" N=$n: $FI_RESULT, read_reserve ${META[read_reserve]};"
+		if ! echo 1 >"$ZRAM_SYS/reset" || ! setup; then
+			ktap_bail "cannot reset and set up again"
+		fi
+	done
+	ktap_info "the read reserve's allocations: ENOMEM $failed times in $tried tries"
+	ktap_eq "a read reserve not allocated: ENOMEM and no change" \
+		"$bad $([ "$failed" -gt 0 ] && echo some)" " some"
 else
-	ktap_skip_n 2 "disksize under allocation faults" "no fault injection"
+	ktap_skip_n 3 "disksize under allocation faults" "no fault injection"
 fi
 
 # as set up, uninitialized, whatever the sweep left
@@ -99,7 +127,9 @@ zram_init 64M || ktap_bail "cannot set disksize"
 zram_kv_read "$meta" META
 ktap_eq "after disksize: 16-byte slots, 2 bytes of packing state per block" \
 	"${META[slot_table]} ${META[packing]}" "$((slots * 16)) $((blocks * 2))"
-before="${META[slot_table]} ${META[backing_maps]} ${META[packing]}"
+ktap_check "after disksize: a read reserve of two two-page buffers at least" \
+	test "${META[read_reserve]:-0}" -ge $((4 * 4096))
+before="${META[slot_table]} ${META[backing_maps]} ${META[packing]} ${META[read_reserve]}"
 zram_fill_pages "$ZRAM_DEV" 0 "$pages" text
 want=$(zram_read_all "$ZRAM_DEV" "$pages")
 zram_memcg 16 || ktap_bail "cannot create a memory cgroup"
@@ -113,7 +143,8 @@ ktap_check "most of the slots were written back packed" \
 	test "$(zram_wb_stat packed_objects)" -ge $((pages / 2))
 zram_kv_read "$meta" META
 ktap_eq "the writeback allocated no metadata" \
-	"${META[slot_table]} ${META[backing_maps]} ${META[packing]}" "$before"
+	"${META[slot_table]} ${META[backing_maps]} ${META[packing]} ${META[read_reserve]}" \
+	"$before"
 ktap_eq "the data read back intact" "$(zram_read_all "$ZRAM_DEV" "$pages")" \
 	"$want"
 ktap_finish
