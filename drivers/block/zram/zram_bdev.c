@@ -48,14 +48,14 @@ struct zram_bdev_pbuf {
 
 /*
  * A packed slot read: one or two reads into @buf; the last decompresses.
- * @pooled: it came through pread_pool.
+ * It has pread_pool's element size: mempool_free() takes it from kmalloc()
+ * and from the pool alike.
  */
 struct zram_bdev_pread {
 	struct zram *zram;
 	struct bio *parent;
 	struct page *page;
 	struct zram_bdev_pbuf buf;
-	bool pooled;
 	unsigned int offset;
 	unsigned int len;
 	u32 prio;
@@ -545,13 +545,14 @@ static int zram_bdev_read_async(struct zram *zram, struct page *page,
 	return 0;
 }
 
-/* Frees what zram_bdev_read_alloc() returned. */
-static void zram_bdev_read_free(mempool_t *pool, void *p, bool pooled)
+/* Frees a span buffer from zram_bdev_read_alloc(). */
+static void zram_bdev_pbuf_free(struct zram_bdev *bd,
+				const struct zram_bdev_pbuf *buf)
 {
-	if (pooled)
-		mempool_free(p, pool);
+	if (buf->pooled)
+		mempool_free(buf->data, &bd->pbuf_pool);
 	else
-		kfree(p);
+		kfree(buf->data);
 }
 
 /* Finishes a packed read. Task or softirq context, irqs on. */
@@ -570,12 +571,12 @@ static void zram_bdev_pread_done(struct zram_bdev_pread *pr)
 	}
 	if (status)
 		zram_bdev_read_failed(pr->zram, parent, status);
-	zram_bdev_read_free(&bd->pbuf_pool, pr->buf.data, pr->buf.pooled);
+	zram_bdev_pbuf_free(bd, &pr->buf);
 	/* For sparse: the pin zram_bdev_read_packed_async() handed over. */
 	__acquire(&bd->read_srcu);
 	zram_bdev_read_unpin(pr->zram, pr->pin);
 	/* Before @parent ends: reset, which frees the pool, waits for it. */
-	zram_bdev_read_free(&bd->pread_pool, pr, pr->pooled);
+	mempool_free(pr, &bd->pread_pool);
 	bio_endio(parent);
 }
 
@@ -754,7 +755,7 @@ static int zram_bdev_read_packed_async(struct zram *zram, struct page *page,
 	unsigned int i, nr = zram_bdev_loc_bios(loc);
 	struct zram_bdev_rbio *rbio[2] = { };
 	struct zram_bdev_pread *pr;
-	bool pooled;
+	bool pooled;	/* a request: mempool_free() takes either */
 
 	if (nowait && !bdev_nowait(bd->bdev))
 		goto out_unpin;
@@ -762,7 +763,6 @@ static int zram_bdev_read_packed_async(struct zram *zram, struct page *page,
 				  &pooled);
 	if (!pr)
 		goto out_unpin;
-	pr->pooled = pooled;
 	pr->buf.data = zram_bdev_read_alloc(&bd->pbuf_pool,
 					    zram_bdev_pbuf_size(&sp), nowait,
 					    &pr->buf.pooled);
@@ -799,9 +799,9 @@ out_put_bios:
 		if (rbio[i])
 			bio_put(&rbio[i]->bio);
 	}
-	zram_bdev_read_free(&bd->pbuf_pool, pr->buf.data, pr->buf.pooled);
+	zram_bdev_pbuf_free(bd, &pr->buf);
 out_free_pr:
-	zram_bdev_read_free(&bd->pread_pool, pr, pooled);
+	mempool_free(pr, &bd->pread_pool);
 out_unpin:
 	zram_bdev_read_unpin(zram, pin);
 	return -EAGAIN;
@@ -842,7 +842,7 @@ static int zram_bdev_read_packed_sync(struct zram *zram, struct page *page,
 		ret = zram_obj_decompress(zram,
 					  buf.data + loc->offset - sp.start,
 					  loc->len, loc->prio, page);
-	zram_bdev_read_free(&bd->pbuf_pool, buf.data, buf.pooled);
+	zram_bdev_pbuf_free(bd, &buf);
 	return ret;
 }
 

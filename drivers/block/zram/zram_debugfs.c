@@ -105,7 +105,7 @@ static const struct file_operations zram_block_state_fops = {
 	.release = seq_release,
 };
 
-/* Bytes the driver keeps besides the data: the slots, the backing maps. */
+/* Bytes the driver keeps besides the data, as zram.rst lists them. */
 static int zram_metadata_show(struct seq_file *m, void *v)
 {
 	struct zram *zram = m->private;
