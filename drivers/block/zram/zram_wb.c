@@ -49,6 +49,15 @@
 #define ZRAM_WB_SPARE_JIFFIES	HZ
 #define ZRAM_WB_SPARE_PAGES	256
 
+/*
+ * Writeback bios are flagged as direct I/O writes are, which blk-wbt does
+ * not throttle: wbt's depth counts requests and would hold the single-block
+ * bios of a fragmented backing device to a handful. writeback_batch_size
+ * bounds the pages in flight, knobs.max_bios the bios, below the device's
+ * queue depth.
+ */
+#define ZRAM_WB_BIO_OPF		(REQ_OP_WRITE | REQ_SYNC | REQ_IDLE)
+
 /* Most slots per request when packing; unpacked, one slot per block. */
 #define ZRAM_WB_MAX_PACKED_OBJS	(8 * ZRAM_WB_MAX_BIO_PAGES)
 
@@ -216,7 +225,7 @@ static struct bio *zram_wb_alloc_bio(struct zram_wb_ctl *ctl,
 	struct bio *bio;
 	unsigned int i, run;
 
-	bio = bio_alloc(ctl->zram->backing.bdev, len, REQ_OP_WRITE | REQ_SYNC,
+	bio = bio_alloc(ctl->zram->backing.bdev, len, ZRAM_WB_BIO_OPF,
 			GFP_NOIO);
 	bio->bi_iter.bi_sector = zram_bdev_block_sector(req->blocks[first]);
 	bio->bi_end_io = zram_wb_end_io;
@@ -266,7 +275,10 @@ static void zram_wb_submit(struct zram_wb_ctl *ctl, struct zram_wb_req *req)
 
 	ctl->inflight++;
 	for (i = 0; i < req->nr_blocks; i += len) {
+		if (atomic_read(&ctl->bios) >= ctl->knobs.max_bios)
+			zram_wb_wait_bios(ctl);
 		len = zram_wb_run_len(req, i);
+		atomic_inc(&ctl->bios);
 		submit_bio(zram_wb_alloc_bio(ctl, req, i, len));
 	}
 	ctl->plugged += req->nr_blocks;
@@ -366,6 +378,18 @@ static unsigned int zram_wb_bio_blocks(struct bio *bio)
 	return bytes >> PAGE_SHIFT;
 }
 
+/*
+ * The writer waits for the bios in flight to drain to half of max_bios and
+ * submits none meanwhile: the count passes that value once, and a wait
+ * that begins after that sees it at once.
+ */
+static void zram_wb_bio_done(struct zram_wb_ctl *ctl)
+{
+	if (atomic_dec_return(&ctl->bios) == ctl->knobs.max_bios / 2 &&
+	    wq_has_sleeper(&ctl->wait))
+		wake_up(&ctl->wait);
+}
+
 /* Any context, hard irq too: only queues the request for the writer. */
 static void zram_wb_end_io(struct bio *bio)
 {
@@ -379,6 +403,8 @@ static void zram_wb_end_io(struct bio *bio)
 		atomic_add(zram_wb_bio_blocks(bio), &req->failed);
 	}
 	bio_put(bio);
+	/* Before @req is done: until then the writer keeps @ctl. */
+	zram_wb_bio_done(ctl);
 	if (!atomic_dec_and_test(&req->pending))
 		return;
 	/* ctl lives until the writer, taking ctl->lock after us, commits req. */
@@ -515,6 +541,14 @@ static unsigned int zram_wb_max_bio_pages(struct zram *zram)
 	return max(pages, 1U);
 }
 
+/* Most bios in flight: 3/4 of the device's queue depth, the rest for reads. */
+static unsigned int zram_wb_max_bios(struct zram *zram)
+{
+	struct request_queue *q = bdev_get_queue(zram->backing.bdev);
+
+	return max(3 * blk_queue_depth(q) / 4, 1U);
+}
+
 /*
  * Splits the pages in flight into at least ZRAM_WB_MIN_REQS requests so the
  * device sees several bios; lowers *@max_bio_pages to the pages per request.
@@ -544,6 +578,7 @@ static void zram_wb_sample_knobs(struct zram *zram, struct zram_wb_knobs *k)
 	k->folio_order = 0;
 	if (READ_ONCE(wb->large_folios))
 		k->folio_order = order_base_2(k->max_bio_pages);
+	k->max_bios = zram_wb_max_bios(zram);
 }
 
 static bool zram_wb_knobs_equal(const struct zram_wb_knobs *a,
@@ -551,7 +586,8 @@ static bool zram_wb_knobs_equal(const struct zram_wb_knobs *a,
 {
 	return a->packed == b->packed && a->batch_size == b->batch_size &&
 	       a->max_bio_pages == b->max_bio_pages &&
-	       a->max_objs == b->max_objs && a->folio_order == b->folio_order;
+	       a->max_objs == b->max_objs && a->folio_order == b->folio_order &&
+	       a->max_bios == b->max_bios;
 }
 
 /* An idle writeback made for @knobs; NULL when memory is short. */

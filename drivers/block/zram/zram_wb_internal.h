@@ -84,6 +84,8 @@ struct zram_wb_req {
  * @max_bio_pages: most blocks (pages) per request
  * @max_objs: most slots per request
  * @folio_order: order of a request's buffer folio; 0: order-0 folios only
+ * @max_bios: most bios in flight: 3/4 of the backing device's queue depth,
+ *	so that its readers keep the rest
  */
 struct zram_wb_knobs {
 	bool packed;
@@ -91,6 +93,7 @@ struct zram_wb_knobs {
 	unsigned int max_bio_pages;
 	unsigned int max_objs;
 	unsigned int folio_order;
+	unsigned int max_bios;
 };
 
 /**
@@ -109,16 +112,18 @@ struct zram_wb_knobs {
  * @free: idle requests
  * @done: completed requests waiting to be committed
  * @inflight: requests submitted and not yet committed
+ * @bios: bios submitted and not yet completed
  * @plugged: pages submitted since the writer's plug was last flushed
- * @wait: the writer waits here for a completion
+ * @wait: the writer waits here for a completion, or for @bios to drain
  * @stop_err: why the writeback stopped early (zram_wb_run()'s errno), or 0
  * @io_error: some bio failed; its slots stayed in RAM
  * @staged: room for zram_bdev_harvest(), empty between its calls
  *
- * The writer (zram_wb_run(), zram.pp_lock held) owns all but @lock, @free and
- * @done; parked as zram_wb.spare, the holder of zram.pp_lock owns it. A
- * completion touches @ctl only under @lock, before the writer commits its
- * request; @ctl is parked or freed once @inflight is 0.
+ * The writer (zram_wb_run(), zram.pp_lock held) owns all but @lock, @free,
+ * @done and @bios; parked as zram_wb.spare, the holder of zram.pp_lock owns
+ * it. A completion touches @ctl (@bios, @wait, and the rest under @lock)
+ * only before the writer commits its request; @ctl is parked or freed once
+ * @inflight is 0.
  */
 struct zram_wb_ctl {
 	struct zram *zram;
@@ -135,6 +140,7 @@ struct zram_wb_ctl {
 	struct list_head free;
 	struct list_head done;
 	unsigned int inflight;
+	atomic_t bios;
 	unsigned int plugged;
 	wait_queue_head_t wait;
 	int stop_err;
@@ -145,6 +151,7 @@ struct zram_wb_ctl {
 /* zram_wb_req.c: the request pool, their data buffers, waiting for them. */
 void zram_wb_wait_all(struct zram_wb_ctl *ctl);
 void zram_wb_dispatch(struct zram_wb_ctl *ctl);
+void zram_wb_wait_bios(struct zram_wb_ctl *ctl);
 void zram_wb_commit_done(struct zram_wb_ctl *ctl);
 struct zram_wb_req *zram_wb_get_req(struct zram_wb_ctl *ctl);
 void zram_wb_put_req(struct zram_wb_ctl *ctl, struct zram_wb_req *req);

@@ -43,6 +43,25 @@ void zram_wb_dispatch(struct zram_wb_ctl *ctl)
 	zram_wb_replug(zram_wb_unplug(ctl));
 }
 
+/**
+ * zram_wb_wait_bios - wait until at most half of knobs.max_bios are in flight
+ * @ctl: writeback with @ctl->knobs.max_bios bios in flight or more
+ *
+ * Sends what the writer holds plugged first: those bios count.
+ *
+ * Context: the writer (zram.pp_lock held); sleeps.
+ */
+void zram_wb_wait_bios(struct zram_wb_ctl *ctl)
+{
+	unsigned int half = ctl->knobs.max_bios / 2;
+	struct blk_plug *plug;
+
+	lockdep_assert_held(&ctl->zram->pp_lock);
+	plug = zram_wb_unplug(ctl);
+	wait_event(ctl->wait, atomic_read(&ctl->bios) <= half);
+	zram_wb_replug(plug);
+}
+
 /* True once a request in flight has completed; takes @ctl->lock. */
 static bool zram_wb_any_done(struct zram_wb_ctl *ctl)
 {
