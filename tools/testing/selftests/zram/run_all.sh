@@ -135,6 +135,7 @@ declare -A stock_xfail_7=(
 	[zram_recomp_05.sh]="7.x recompresses the largest objects first, not in index order"
 	[zram_wb_19.sh]="7.x writes a slot named twice by page_index twice"
 	[zram_wb_20.sh]="7.x writes a slot named twice twice"
+	[zram_wb_24.sh]="7.x writeback bios are buffered writes: blk-wbt tracks and throttles them"
 )
 # Only on stock 6.12: the tests assert 7.x's ABI (README: "Expected
 # failures on stock 6.12").
