@@ -108,6 +108,19 @@ zram_disk_stat() {
 	echo "${v[$(($2 - 1))]}"
 }
 
+# zram_disk_inflight DEV [N]: requests block device DEV holds: its reads
+# (N 1), its writes (N 2), or both (no N).
+zram_disk_inflight() {
+	local v
+
+	read -r -a v <"/sys/class/block/$(basename "$(readlink -f "$1")")/inflight"
+	if [ -n "${2:-}" ]; then
+		echo "${v[$(($2 - 1))]}"
+	else
+		echo $((v[0] + v[1]))
+	fi
+}
+
 # zram_counters ATTR:N...: the values of several zram_field counters
 # (ATTR:N: the Nth number of ATTR), single-spaced. The disk's read I/Os
 # and sectors are stat:1 and stat:3, its writes stat:5 and stat:7.

@@ -26,14 +26,6 @@ work=$(mktemp -d /tmp/zram-wb20.XXXXXX) || ktap_skip_all "no /tmp"
 zram_defer rm -rf "$work"
 pages=32
 
-# in_flight: requests the backing device holds (reads + writes).
-in_flight() {
-	local r w
-
-	read -r r w <"$inflight"
-	echo $((r + w))
-}
-
 # setup KIND: a fresh zram device over a fresh slow null_blk, with
 # compressed_writeback on for KIND packed; pages 0-31 written from the
 # words file and idle; $work/expect holds what they must read back.
@@ -69,7 +61,7 @@ race() {
 	zram_defer kill "$wb"
 	# wait for the bios, then give the copying time to end
 	for ((i = 0; i < 100; i++)); do
-		[ "$(in_flight)" -gt 0 ] && break
+		[ "$(zram_disk_inflight "$NULLB")" -gt 0 ] && break
 		sleep 0.02
 	done
 	sleep 0.3
@@ -77,7 +69,7 @@ race() {
 		ktap_bail "cannot overwrite slots 0-15"
 	dd if="$ZRAM_DEV" of=/dev/null bs=4096 skip=16 count=8 iflag=direct \
 		2>/dev/null || ktap_bail "cannot read slots 16-23"
-	during=$(in_flight)
+	during=$(zram_disk_inflight "$NULLB")
 	wait "$wb"
 
 	ktap_eq "$kind: writeback succeeds" "$(cat "$work/wb")" OK

@@ -49,13 +49,6 @@ zram_attr_exists writeback_batch_size ||
 work=$(mktemp -d /tmp/zram-wb24.XXXXXX) || ktap_bail "no /tmp"
 zram_defer rm -rf "$work"
 
-writes_in_flight() {
-	local r w
-
-	read -r r w <"$inflight"
-	echo "$w"
-}
-
 # writes wbt tracks: the sum of its queues' inflight counts
 wbt_tracked() {
 	awk '{ n += $3 } END { print n + 0 }' "$wbt_inflight"
@@ -97,11 +90,11 @@ watch() {
 	wb=$!
 	# the first writes are issued at once; none completes for 1 s
 	for ((i = 0; i < 100; i++)); do
-		[ "$(writes_in_flight)" -gt 0 ] && break
+		[ "$(zram_disk_inflight "$NULLB" 2)" -gt 0 ] && break
 		sleep 0.02
 	done
 	for ((i = 0; i < 40 && most < cap; i++)); do
-		n=$(writes_in_flight)
+		n=$(zram_disk_inflight "$NULLB" 2)
 		[ "$n" -gt "$most" ] && most=$n
 		if [ "$1" = 1 ]; then
 			n=$(wbt_tracked)
