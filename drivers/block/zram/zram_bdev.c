@@ -29,12 +29,21 @@ struct zram_bdev_part {
 	sector_t sector;
 };
 
-/* A read chained to @parent, or to @pread, which then owns the pin. */
+/*
+ * A read chained to @parent, or to @pread, which then owns the pin. @part
+ * is its first part; a read chained to @parent may go on with whole pages
+ * of the blocks that follow (a run), @nr_slots pages in all (unused for
+ * @pread). @vcnt and @size are the bvec table's when submitted, for a
+ * reissue.
+ */
 struct zram_bdev_rbio {
 	struct zram *zram;
 	struct bio *parent;
 	struct zram_bdev_pread *pread;
 	struct zram_bdev_part part;
+	unsigned int nr_slots;
+	unsigned int size;
+	unsigned short vcnt;
 	struct work_struct retry;
 	int pin;
 	struct bio bio;
@@ -433,13 +442,13 @@ static void zram_bdev_read_unpin(struct zram *zram, int pin)
 static void zram_bdev_read_end_io(struct bio *bio);
 
 /*
- * A backing read failed after its step returned 0: @parent ends with
- * @status, and failed_reads counts the slot (the step did not).
+ * A backing read failed after the steps of its @nr slots returned 0:
+ * @parent ends with @status, and failed_reads counts the slots.
  */
 static void zram_bdev_read_failed(struct zram *zram, struct bio *parent,
-				  blk_status_t status)
+				  blk_status_t status, unsigned int nr)
 {
-	atomic64_inc(&zram->stats.failed_reads);
+	atomic64_add(nr, &zram->stats.failed_reads);
 	if (!parent->bi_status)
 		parent->bi_status = status;
 }
@@ -464,17 +473,32 @@ static void zram_bdev_rbio_prep(struct zram_bdev_rbio *rbio)
 		       rbio->part.offset);
 }
 
-/* Reissues a refused REQ_NOWAIT read, blocking; it keeps its pin. */
+/* Notes what a reissue takes again, then submits. */
+static void zram_bdev_rbio_submit(struct zram_bdev_rbio *rbio)
+{
+	rbio->vcnt = rbio->bio.bi_vcnt;
+	rbio->size = rbio->bio.bi_iter.bi_size;
+	submit_bio(&rbio->bio);
+}
+
+/*
+ * Reissues a refused REQ_NOWAIT read, blocking; it keeps its pin. A bio's
+ * bvec table is its owner's (Documentation/block/biovecs.rst: the block
+ * layer moves iterators and clones), and bio_reset() keeps it.
+ */
 static void zram_bdev_read_retry_fn(struct work_struct *work)
 {
 	struct zram_bdev_rbio *rbio =
 		container_of(work, struct zram_bdev_rbio, retry);
+	struct bio *bio = &rbio->bio;
 
-	bio_reset(&rbio->bio, rbio->zram->backing.bdev, REQ_OP_READ);
-	zram_bdev_read_inherit(&rbio->bio,
-			       rbio->parent ?: rbio->pread->parent);
-	zram_bdev_rbio_prep(rbio);
-	submit_bio(&rbio->bio);
+	bio_reset(bio, rbio->zram->backing.bdev, REQ_OP_READ);
+	zram_bdev_read_inherit(bio, rbio->parent ?: rbio->pread->parent);
+	bio->bi_iter.bi_sector = rbio->part.sector;
+	bio->bi_end_io = zram_bdev_read_end_io;
+	bio->bi_vcnt = rbio->vcnt;
+	bio->bi_iter.bi_size = rbio->size;
+	submit_bio(bio);
 }
 
 static void zram_bdev_pread_end(struct zram_bdev_pread *pr,
@@ -488,8 +512,12 @@ static void zram_bdev_read_end_io(struct bio *bio)
 	struct bio *parent = rbio->parent;
 	blk_status_t status = bio->bi_status;
 
-	/* The parent may be partly served: never fail it with AGAIN. */
-	if (status == BLK_STS_AGAIN && (bio->bi_opf & REQ_NOWAIT)) {
+	/*
+	 * The parent may be partly served: never fail it with AGAIN, nor with
+	 * NOTSUPP from a device that lost nowait support since the check.
+	 */
+	if ((status == BLK_STS_AGAIN || status == BLK_STS_NOTSUPP) &&
+	    (bio->bi_opf & REQ_NOWAIT)) {
 		queue_work(zram_bdev_read_wq, &rbio->retry);
 		return;
 	}
@@ -501,30 +529,139 @@ static void zram_bdev_read_end_io(struct bio *bio)
 	/* For sparse: the pin zram_bdev_read_async() handed over. */
 	__acquire(&rbio->zram->backing.read_srcu);
 	if (status)
-		zram_bdev_read_failed(rbio->zram, parent, status);
+		zram_bdev_read_failed(rbio->zram, parent, status,
+				      rbio->nr_slots);
 	zram_bdev_read_unpin(rbio->zram, rbio->pin);
 	bio_put(bio);
 	bio_endio(parent);
 }
 
-/* Returns 0 or -EAGAIN (@nowait); @pin goes with the bio or is dropped. */
+/*
+ * Sectors the block layer lets one read from @sector have before it splits
+ * it (get_max_io_size()): max_sectors, cut at a chunk boundary and ended
+ * on a physical block boundary, both counted from the whole disk's start.
+ */
+static unsigned int zram_bdev_run_sectors(struct block_device *bdev,
+					  sector_t sector)
+{
+	const struct queue_limits *lim = &bdev_get_queue(bdev)->limits;
+	unsigned int pbs = lim->physical_block_size >> SECTOR_SHIFT;
+	unsigned int max = lim->max_sectors, start, end;
+
+	sector += get_start_sect(bdev);
+	if (lim->chunk_sectors)
+		max = min(max, blk_boundary_sectors_left(sector,
+							 lim->chunk_sectors));
+	start = sector & (pbs - 1);
+	end = (start + max) & ~(pbs - 1);
+	return end > start ? end - start : max;
+}
+
+/*
+ * Pages of a run from @sector: no more than the backing device takes in
+ * one request, as a REQ_NOWAIT bio that needs a split is refused. A page
+ * is more than one segment where segments are shorter.
+ */
+static unsigned int zram_bdev_run_max(struct block_device *bdev,
+				      sector_t sector, unsigned int room)
+{
+	const struct queue_limits *lim = &bdev_get_queue(bdev)->limits;
+	unsigned long seg = min_t(unsigned long, lim->max_segment_size,
+				  PAGE_SIZE);
+	unsigned int max;
+
+	seg = min_t(unsigned long, seg,
+		    min_t(unsigned long, lim->seg_boundary_mask,
+			  PAGE_SIZE - 1) + 1);
+	max = min3(room, BIO_MAX_VECS,
+		   lim->max_segments / (unsigned int)DIV_ROUND_UP(PAGE_SIZE, seg));
+	max = min(max, zram_bdev_run_sectors(bdev, sector) >>
+		  PAGE_SECTORS_SHIFT);
+	return max ?: 1;
+}
+
+/*
+ * A read of up to @vecs pages, taken without waiting, else of one page:
+ * memory being short makes a run shorter, never a read wait longer.
+ * NULL only with @nowait.
+ */
+static struct bio *zram_bdev_run_alloc(struct zram *zram, unsigned int vecs,
+				       bool nowait)
+{
+	struct zram_bdev *bd = &zram->backing;
+	blk_opf_t opf = REQ_OP_READ | (nowait ? REQ_NOWAIT : 0);
+	gfp_t gfp = nowait ? GFP_NOWAIT | __GFP_NOWARN : GFP_NOIO;
+	struct bio *bio;
+
+	if (nowait && !bdev_nowait(bd->bdev))
+		return NULL;
+	if (vecs > 1) {
+		bio = bio_alloc_bioset(bd->bdev, vecs, opf,
+				       GFP_NOWAIT | __GFP_NOWARN, &bd->read_bs);
+		if (bio)
+			return bio;
+	}
+	/* Without @nowait, GFP_NOIO: the bio_set's mempool never fails. */
+	return bio_alloc_bioset(bd->bdev, 1, opf, gfp, &bd->read_bs);
+}
+
+/* Adds @page to @run when @block is the next one; the run's pin covers it. */
+static bool zram_bdev_run_extend(struct zram_bdev_run *run, struct page *page,
+				 unsigned long block)
+{
+	struct zram_bdev_rbio *rbio;
+
+	if (!run->bio || !run->left || block != run->next)
+		return false;
+	if (bio_add_page(run->bio, page, PAGE_SIZE, 0) != PAGE_SIZE)
+		return false;
+	rbio = container_of(run->bio, struct zram_bdev_rbio, bio);
+	rbio->nr_slots++;
+	run->next++;
+	run->left--;
+	return true;
+}
+
+/**
+ * zram_bdev_run_submit - submit the read a run has gathered, if any
+ * @run: the run of the caller's serving of a zram bio
+ *
+ * Context: as zram_bdev_read() with @run; sleeps only outside ->submit_bio
+ * and without REQ_NOWAIT.
+ */
+void zram_bdev_run_submit(struct zram_bdev_run *run)
+{
+	if (!run->bio)
+		return;
+	zram_bdev_rbio_submit(container_of(run->bio, struct zram_bdev_rbio,
+					   bio));
+	run->bio = NULL;
+}
+
+/*
+ * Returns 0 or -EAGAIN (@nowait); @pin goes with the bio or is dropped. A
+ * read that starts a run holds the run's pin. It was taken before the slot
+ * lock of any later page of the run, so it keeps their blocks too from
+ * reuse: their own pins are dropped at once.
+ */
 static int zram_bdev_read_async(struct zram *zram, struct page *page,
 				unsigned long block, int pin, struct bio *parent,
-				bool nowait)
+				struct zram_bdev_run *run, bool nowait)
 	__releases(&zram->backing.read_srcu)
 {
-	struct block_device *bdev = zram->backing.bdev;
 	struct zram_bdev_rbio *rbio;
-	struct bio *bio = NULL;
+	unsigned int max;
+	struct bio *bio;
 
-	/* GFP_NOIO: the bio_set's mempool, with its rescuer, never fails. */
-	if (!nowait)
-		bio = bio_alloc_bioset(bdev, 1, REQ_OP_READ, GFP_NOIO,
-				       &zram->backing.read_bs);
-	else if (bdev_nowait(bdev))
-		bio = bio_alloc_bioset(bdev, 1, REQ_OP_READ | REQ_NOWAIT,
-				       GFP_NOWAIT | __GFP_NOWARN,
-				       &zram->backing.read_bs);
+	if (zram_bdev_run_extend(run, page, block)) {
+		zram_bdev_read_unpin(zram, pin);
+		return 0;
+	}
+	/* First: a run holds an element of the mempools allocated from. */
+	zram_bdev_run_submit(run);
+	max = zram_bdev_run_max(zram->backing.bdev,
+				zram_bdev_block_sector(block), run->room);
+	bio = zram_bdev_run_alloc(zram, max, nowait);
 	if (!bio) {
 		zram_bdev_read_unpin(zram, pin);
 		return -EAGAIN;
@@ -535,13 +672,16 @@ static int zram_bdev_read_async(struct zram *zram, struct page *page,
 	rbio->parent = parent;
 	rbio->pread = NULL;
 	rbio->part = zram_bdev_page_part(page, block);
+	rbio->nr_slots = 1;
 	rbio->pin = pin;
 	INIT_WORK(&rbio->retry, zram_bdev_read_retry_fn);
 	zram_bdev_rbio_prep(rbio);
 	bio_inc_remaining(parent);
 	/* The pin now belongs to the bio: zram_bdev_read_end_io() drops it. */
 	__release(&zram->backing.read_srcu);
-	submit_bio(bio);
+	run->bio = bio;
+	run->next = block + 1;
+	run->left = min_t(unsigned int, max, bio->bi_max_vecs) - 1;
 	return 0;
 }
 
@@ -570,7 +710,7 @@ static void zram_bdev_pread_done(struct zram_bdev_pread *pr)
 		flush_dcache_page(pr->page);
 	}
 	if (status)
-		zram_bdev_read_failed(pr->zram, parent, status);
+		zram_bdev_read_failed(pr->zram, parent, status, 1);
 	zram_bdev_pbuf_free(bd, &pr->buf);
 	/* For sparse: the pin zram_bdev_read_packed_async() handed over. */
 	__acquire(&bd->read_srcu);
@@ -790,7 +930,7 @@ static int zram_bdev_read_packed_async(struct zram *zram, struct page *page,
 		if (!rbio[i])
 			rbio[i] = zram_bdev_rbio_alloc(zram, false);
 		zram_bdev_pread_rbio(pr, rbio[i], loc, &sp, i);
-		submit_bio(&rbio[i]->bio);
+		zram_bdev_rbio_submit(rbio[i]);
 	}
 	return 0;
 
@@ -868,32 +1008,36 @@ int zram_bdev_read_pin(struct zram *zram)
  * @pin: from zram_bdev_read_pin(); dropped on every path
  * @bio: the zram bio the read serves: its cgroup and I/O priority are the
  *	read's
- * @chain: chain the read to @bio, else read synchronously
- * @nowait: REQ_NOWAIT, only with @chain: refuse rather than block
+ * @run: chain the read to @bio, in @run when it reads the block after the
+ *	run's last (a whole page); NULL: read synchronously
+ * @nowait: REQ_NOWAIT, only with @run: refuse rather than block
  *
- * Once submitted, a BLK_STS_AGAIN from the device is retried blocking.
+ * Once submitted, a BLK_STS_AGAIN from the device (or BLK_STS_NOTSUPP: it
+ * lost nowait support) is retried blocking.
  * A blocking read of a packed object takes its memory from a reserve when
  * memory is short. It waits for the reserve only when the caller's
  * ->submit_bio has queued no read on bio_list yet (or outside one); else
  * it is refused with -EAGAIN, to be retried once those are issued.
  *
- * Context: with @chain, ->submit_bio's or a worker's, sleeping only
+ * Context: with @run, ->submit_bio's or a worker's, sleeping only
  * without @nowait; else process context, sleeps.
- * Return: 0 (with @chain: submitted), -EAGAIN (@nowait, or the reserve
- * as above; no side effect), or the read's errno.
+ * Return: 0 (with @run: in @run or submitted), -EAGAIN (@nowait, or the
+ * reserve as above; no side effect on this slot), or the read's errno.
  */
 int zram_bdev_read(struct zram *zram, struct page *page,
 		   const struct zram_bdev_loc *loc, int pin, struct bio *bio,
-		   bool chain, bool nowait)
+		   struct zram_bdev_run *run, bool nowait)
 	__releases(&zram->backing.read_srcu)
 {
 	bool whole = loc->len == PAGE_SIZE;
 	int ret;
 
-	if (chain && whole) {
+	if (run && whole) {
 		ret = zram_bdev_read_async(zram, page, loc->block, pin, bio,
-					   nowait);
-	} else if (chain) {
+					   run, nowait);
+	} else if (run) {
+		/* First: the run's bio is of the bio_set it allocates from. */
+		zram_bdev_run_submit(run);
 		ret = zram_bdev_read_packed_async(zram, page, loc, pin, bio,
 						  nowait);
 	} else {

@@ -34,6 +34,23 @@ struct zram_bdev_loc {
 	u32 prio;
 };
 
+/**
+ * struct zram_bdev_run - whole pages from consecutive blocks, one read
+ * @bio: the backing read the pages so far go in, not yet submitted, or NULL
+ * @next: the block that extends it
+ * @left: pages it may still take (the backing device's limits)
+ * @room: pages left in the zram bio from the current step on
+ *
+ * Owned by one call's serving of a zram read bio (zram_bio_serve()), which
+ * submits it with zram_bdev_run_submit() before it returns.
+ */
+struct zram_bdev_run {
+	struct bio *bio;
+	unsigned long next;
+	unsigned int left;
+	unsigned int room;
+};
+
 #ifdef CONFIG_ZRAM_WRITEBACK
 
 /**
@@ -108,7 +125,8 @@ void zram_bdev_pack_hold(struct zram *zram, unsigned long block,
 int zram_bdev_read_pin(struct zram *zram);
 int zram_bdev_read(struct zram *zram, struct page *page,
 		   const struct zram_bdev_loc *loc, int pin, struct bio *bio,
-		   bool chain, bool nowait);
+		   struct zram_bdev_run *run, bool nowait);
+void zram_bdev_run_submit(struct zram_bdev_run *run);
 
 #else /* CONFIG_ZRAM_WRITEBACK */
 
@@ -149,9 +167,14 @@ static inline int zram_bdev_read_pin(struct zram *zram)
 
 static inline int zram_bdev_read(struct zram *zram, struct page *page,
 				 const struct zram_bdev_loc *loc, int pin,
-				 struct bio *bio, bool chain, bool nowait)
+				 struct bio *bio, struct zram_bdev_run *run,
+				 bool nowait)
 {
 	return -EIO;
+}
+
+static inline void zram_bdev_run_submit(struct zram_bdev_run *run)
+{
 }
 
 #endif /* CONFIG_ZRAM_WRITEBACK */

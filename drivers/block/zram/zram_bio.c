@@ -35,11 +35,13 @@ static int zram_write_page(struct zram *zram, struct page *page, u32 index,
 }
 
 /*
- * @chain: a written-back slot's read is chained to @bio, else synchronous;
- * @access: clear the idle mark; false for a partial write's read.
+ * @run: a written-back slot's read is chained to @bio (in @run when it can
+ * be), else synchronous (NULL); @access: clear the idle mark; false for a
+ * partial write's read.
  */
 static int zram_read_page(struct zram *zram, struct page *page, u32 index,
-			  struct bio *bio, bool chain, bool nowait, bool access)
+			  struct bio *bio, struct zram_bdev_run *run,
+			  bool nowait, bool access)
 {
 	struct zram_bdev_loc loc;
 	int ret, pin;
@@ -53,7 +55,7 @@ static int zram_read_page(struct zram *zram, struct page *page, u32 index,
 		zram_slot_unlock(zram, index);
 		return ret;
 	}
-	if (nowait && !chain) {
+	if (nowait && !run) {
 		zram_slot_unlock(zram, index);
 		return -EAGAIN;
 	}
@@ -61,7 +63,7 @@ static int zram_read_page(struct zram *zram, struct page *page, u32 index,
 	zram_slot_wb_loc(zram, index, &loc);
 	pin = zram_bdev_read_pin(zram);
 	zram_slot_unlock(zram, index);
-	ret = zram_bdev_read(zram, page, &loc, pin, bio, chain, nowait);
+	ret = zram_bdev_read(zram, page, &loc, pin, bio, run, nowait);
 	if (!ret && access)
 		zram_slot_record_read(zram, index, nowait);
 	return ret;
@@ -86,7 +88,7 @@ static int zram_bvec_read_partial(struct zram *zram, struct bio_vec *bv,
 
 	if (!page)
 		return nowait ? -EAGAIN : -ENOMEM;
-	ret = zram_read_page(zram, page, index, bio, false, nowait, true);
+	ret = zram_read_page(zram, page, index, bio, NULL, nowait, true);
 	if (!ret)
 		memcpy_to_bvec(bv, page_address(page) + offset);
 	__free_page(page);
@@ -103,7 +105,7 @@ static int zram_bvec_write_partial(struct zram *zram, struct bio_vec *bv,
 	if (!page)
 		return nowait ? -EAGAIN : -ENOMEM;
 	/* Unlocked in between: concurrent partial writes may lose one. */
-	ret = zram_read_page(zram, page, index, bio, false, nowait, false);
+	ret = zram_read_page(zram, page, index, bio, NULL, nowait, false);
 	if (!ret) {
 		memcpy_from_bvec(page_address(page) + offset, bv);
 		ret = zram_write_page(zram, page, index, nowait);
@@ -113,12 +115,16 @@ static int zram_bvec_write_partial(struct zram *zram, struct bio_vec *bv,
 }
 
 static int zram_bvec_read(struct zram *zram, struct bio_vec *bv, u32 index,
-			  u32 offset, struct bio *bio, bool nowait)
+			  u32 offset, struct bio *bio, struct zram_bdev_run *run,
+			  bool nowait)
 {
-	if (zram_bvec_partial(bv))
+	if (zram_bvec_partial(bv)) {
+		/* Issued before the synchronous read outside ->submit_bio. */
+		zram_bdev_run_submit(run);
 		return zram_bvec_read_partial(zram, bv, index, offset, bio,
 					      nowait);
-	return zram_read_page(zram, bv->bv_page, index, bio, true, nowait,
+	}
+	return zram_read_page(zram, bv->bv_page, index, bio, run, nowait,
 			      true);
 }
 
@@ -186,7 +192,8 @@ zram_iter_bvec(struct bio *bio, struct bvec_iter iter, u32 *index, u32 *offset)
 
 /* Advances @iter only when the step succeeded. */
 static __always_inline int zram_bio_step(struct zram *zram, struct bio *bio,
-					 struct bvec_iter *iter, bool nowait)
+					 struct bvec_iter *iter,
+					 struct zram_bdev_run *run, bool nowait)
 {
 	u32 index, offset;
 	struct bio_vec bv = zram_iter_bvec(bio, *iter, &index, &offset);
@@ -194,7 +201,9 @@ static __always_inline int zram_bio_step(struct zram *zram, struct bio *bio,
 
 	switch (bio_op(bio)) {
 	case REQ_OP_READ:
-		ret = zram_bvec_read(zram, &bv, index, offset, bio, nowait);
+		run->room = iter->bi_size >> PAGE_SHIFT;
+		ret = zram_bvec_read(zram, &bv, index, offset, bio, run,
+				     nowait);
 		if (!ret)
 			flush_dcache_page(bv.bv_page);
 		break;
@@ -219,24 +228,30 @@ static __always_inline int zram_bio_step(struct zram *zram, struct bio *bio,
 /*
  * Returns 0, or the errno of the step at @iter that failed; -EAGAIN too
  * when a REQ_NOWAIT bio without data has taken ZRAM_BIO_NOWAIT_FREES steps.
+ * Reads of whole pages in consecutive backing device blocks gather in one
+ * backing read, submitted before it returns.
  */
 static int zram_bio_serve(struct zram *zram, struct bio *bio,
 			  struct bvec_iter *iter, bool nowait)
 {
 	bool budgeted = nowait && !bio_has_data(bio);
 	unsigned int budget = ZRAM_BIO_NOWAIT_FREES;
-	int ret;
+	struct zram_bdev_run run = { };
+	int ret = 0;
 
 	while (iter->bi_size) {
-		if (budgeted && !budget--)
-			return -EAGAIN;
-		ret = zram_bio_step(zram, bio, iter, nowait);
+		if (budgeted && !budget--) {
+			ret = -EAGAIN;
+			break;
+		}
+		ret = zram_bio_step(zram, bio, iter, &run, nowait);
 		if (ret)
-			return ret;
+			break;
 		if (!nowait)
 			cond_resched();
 	}
-	return 0;
+	zram_bdev_run_submit(&run);
+	return ret;
 }
 
 static void zram_bio_end(struct zram *zram, struct bio *bio,
