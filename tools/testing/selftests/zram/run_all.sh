@@ -113,6 +113,7 @@ declare -A stock_xfail=(
 	[zram_dio_01.sh]="stock bug: O_DIRECT writes from unaligned buffers store shifted data"
 	[zram_recomp_02.sh]="6.12 takes an unknown recompress type= as every slot"
 	[zram_recomp_08.sh]="6.12 refuses the second of writeback and recompress with EAGAIN"
+	[zram_wb_25.sh]="stock reads a written-back slot at a time: a device read each"
 )
 # The same for stock 7.x (README: "Expected failures on stock 7.x"); a
 # reason says "stock bug" where stock loses or mixes up data or blocks.

@@ -8,9 +8,11 @@
 # from a worker: it waits in the suspended device. The dm device sees the
 # read twice, refused and then blocking, never resubmitted in a loop
 # (counted with the block_bio_queue tracepoint). Once the device resumes,
-# the read returns its data. The same again with compressed_writeback
-# on, where the slot is a packed object and the read that is issued again
-# is of the block holding it, into the packed read's buffer.
+# the read returns its data. Then a 64 KiB read of 16 such slots, whose
+# blocks follow each other: one backing read, issued twice too. The
+# same again with compressed_writeback on, where the slot is a packed
+# object and the read that is issued again is of the block holding it,
+# into the packed read's buffer.
 # Skips where zram refuses RWF_NOWAIT (stock 6.12, see zram_nowait_09);
 # the packed pass skips without compressed_writeback.
 
@@ -23,24 +25,27 @@ zram_require_nullb
 zram_pv_init
 
 # backing KIND: a dm-linear that can be suspended as the backing device of
-# a fresh zram device (zram_pv_wb_setup: KIND page or packed); sets KIND.
-# The bio trace counts the dm device's bios; sets traced when it can.
+# a fresh zram device (zram_pv_wb_setup: KIND page or packed); sets KIND,
+# and SIZE, the read's, to 4k. The bio trace counts the dm device's bios;
+# sets traced when it can.
 backing() {
 	zram_pv_suspendable_dev
 	zram_pv_wb_setup "$DM" "$1"
 	KIND=$1
+	SIZE=4k
 	traced=
 	zram_bio_trace_dev "$DM" && traced=1
 }
 
 reader=
 suspended() {
-	ktap_eq "$KIND: setup: pages 0-63 on the backing device" \
+	ktap_eq "$KIND $SIZE: setup: pages 0-63 on the backing device" \
 		"$(zram_pv_wb_count "$KIND")" 64
 	dmsetup suspend "$DM_NAME" || ktap_bail "cannot suspend $DM_NAME"
 	zram_defer dmsetup resume "$DM_NAME"
 	[ -z "$traced" ] || zram_bio_trace_start
-	zram_pv_job "$ZRAM_DEV" wb 0 4k --rw=read --nowait=1 --do_verify=1 &
+	zram_pv_job "$ZRAM_DEV" wb 0 "$SIZE" --rw=read --bs="$SIZE" --nowait=1 \
+		--do_verify=1 &
 	reader=$!
 }
 # The read has reached the dm device once the tracepoint saw its first bio
@@ -59,25 +64,25 @@ waits() {
 	else
 		sleep 10
 	fi
-	ktap_check "$KIND: the RWF_NOWAIT read waits while the device is suspended" \
+	ktap_check "$KIND $SIZE: the RWF_NOWAIT read waits while the device is suspended" \
 		kill -0 "$reader"
 }
 issued_once() {
 	local n
 
 	if [ -z "$traced" ]; then
-		ktap_skip "$KIND: its backing read is issued twice: nowait, then blocking" \
+		ktap_skip "$KIND $SIZE: its backing read is issued twice: nowait, then blocking" \
 			"no block_bio_queue tracepoint"
 		return
 	fi
 	zram_bio_trace_stop
 	n=$(zram_bio_trace_count all)
-	ktap_info "$KIND: backing reads issued to the suspended device: $n"
-	ktap_eq "$KIND: its backing read is issued twice: nowait, then blocking" "$n" 2
+	ktap_info "$KIND $SIZE: backing reads issued to the suspended device: $n"
+	ktap_eq "$KIND $SIZE: its backing read is issued twice: nowait, then blocking" "$n" 2
 }
 resumed() {
 	dmsetup resume "$DM_NAME"
-	ktap_check "$KIND: after resume the read returns its data" wait "$reader"
+	ktap_check "$KIND $SIZE: after resume the read returns its data" wait "$reader"
 }
 
 CASES=(suspended waits issued_once resumed)
@@ -96,7 +101,9 @@ zram_pv_probe 256k
 [ "$PV_NOWAIT" = 1 ] ||
 	ktap_skip_all "RWF_NOWAIT -> EOPNOTSUPP: no BLK_FEAT_NOWAIT (stock 6.12)"
 
-ktap_plan $((2 * ${#CASES[@]}))
+ktap_plan $((3 * ${#CASES[@]}))
+cases
+SIZE=64k
 cases
 if zram_attr_exists compressed_writeback; then
 	backing packed
