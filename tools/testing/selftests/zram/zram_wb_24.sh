@@ -9,10 +9,12 @@
 # The backing device is filled with written-back pages, every other one
 # is discarded, and new idle pages go into the single-block holes: each
 # request is several one-block bios, so the cap is reached in the middle
-# of a request. The device completes each request 1 s after it was
-# issued. With writeback_batch_size above the cap, exactly the cap is in
-# flight at once, first with wbt off (so that wbt's own limit, which may
-# also reach 3/4 of the queue, cannot stand in for the driver's), then
+# of a request. The device completes each request 3 s after it was
+# issued, so that a slow host (a debug kernel beside other VMs) issues
+# the cap's last write before the first completes. With
+# writeback_batch_size above the cap, exactly the cap is in flight at
+# once, first with wbt off (so that wbt's own limit, which may also
+# reach 3/4 of the queue, cannot stand in for the driver's), then
 # with wbt on and watched. Each time the data reads back intact. Stock
 # issues its bios as buffered writes, which wbt tracks and throttles.
 
@@ -23,7 +25,7 @@ zram_require_nullb
 zram_require_cmd fio
 full=255
 qd=64
-zram_nullb 1 irqmode=2 completion_nsec=1000000000 "hw_queue_depth=$qd" \
+zram_nullb 1 irqmode=2 completion_nsec=3000000000 "hw_queue_depth=$qd" \
 	no_sched=1 || ktap_skip_all "cannot create a null_blk without a scheduler"
 nb=$(basename "$NULLB")
 inflight=/sys/block/$nb/inflight
@@ -36,7 +38,7 @@ cap=$((3 * depth / 4))
 batch=$((cap + 8))
 new=$((batch + 8))
 pages=$((256 + new))
-# a request waits 1 s on the device, more when the host is slow
+# a request waits 3 s on the device, more when the host is slow
 echo 30000 2>/dev/null >"/sys/block/$nb/queue/io_timeout"
 wbt=/sys/block/$nb/queue/wbt_lat_usec
 wbt_inflight=/sys/kernel/debug/block/$nb/rqos/wbt/inflight
@@ -54,24 +56,24 @@ wbt_tracked() {
 	awk '{ n += $3 } END { print n + 0 }' "$wbt_inflight"
 }
 
-# read_all: the sum of every page, read in bios of 64 pages (a page a
-# backing-device read: each bio waits for its reads only once)
+# read_all: the sum of every page, read in one O_DIRECT read: its bios
+# are all issued before it waits, so it waits for the device once
 read_all() {
-	dd if="$ZRAM_DEV" bs=256k count=$((pages / 64)) iflag=direct 2>/dev/null |
+	dd if="$ZRAM_DEV" bs=$((pages * 4))k count=1 iflag=direct 2>/dev/null |
 		sha256sum | cut -d' ' -f1
 }
 
 # holes: zram0 reset over the null_blk, its blocks filled and every other
 # one freed, then $new idle pages made to go into the holes; prints the
-# sum of every page
+# sum of every page. The blocks are filled in one batch (of the default
+# size), a wait for the device; the batch size is set for the holes.
 holes() {
 	echo 1 >"$ZRAM_SYS/reset"
-	echo "$NULLB" >"$ZRAM_SYS/backing_dev" &&
-		echo "$batch" >"$ZRAM_SYS/writeback_batch_size" &&
-		zram_init 16M || return 1
+	echo "$NULLB" >"$ZRAM_SYS/backing_dev" && zram_init 16M || return 1
 	zram_fill_pages "$ZRAM_DEV" 0 "$full" text || return 1
 	echo all >"$ZRAM_SYS/idle"
 	[ "$(zram_write "$ZRAM_SYS/writeback" idle)" = OK ] || return 1
+	echo "$batch" >"$ZRAM_SYS/writeback_batch_size" || return 1
 	zram_discard_alternate "$ZRAM_DEV" "$full" || return 1
 	[ "$(bd_count)" = $((full / 2)) ] || return 1
 	zram_fill_pages "$ZRAM_DEV" 256 "$new" random || return 1
@@ -88,12 +90,12 @@ watch() {
 
 	zram_write "$ZRAM_SYS/writeback" idle >"$work/wb" &
 	wb=$!
-	# the first writes are issued at once; none completes for 1 s
-	for ((i = 0; i < 100; i++)); do
+	# the first writes are issued at once; none completes for 3 s
+	for ((i = 0; i < 200; i++)); do
 		[ "$(zram_disk_inflight "$NULLB" 2)" -gt 0 ] && break
 		sleep 0.02
 	done
-	for ((i = 0; i < 40 && most < cap; i++)); do
+	for ((i = 0; i < 80 && most < cap; i++)); do
 		n=$(zram_disk_inflight "$NULLB" 2)
 		[ "$n" -gt "$most" ] && most=$n
 		if [ "$1" = 1 ]; then
