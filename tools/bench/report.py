@@ -9,8 +9,10 @@ RAW_DIR holds params.txt, notes.txt (lines printed as they are),
 writeback.txt (key=value lines, one per run), devbw-DEVICE.json,
 io/DRIVER-ENGINE-RW-RUN.json (fio JSON output), calls.txt and memory.txt
 (key=value lines, one per run), slot-size.txt (tools/build/slot-size.sh's
-line, for stock's bytes per slot) and, for a profiled iowb suite,
-iowb-profile.txt (key=value lines).
+line, for stock's bytes per slot), for a profiled iowb suite,
+iowb-profile.txt (key=value lines), and for suite wbread
+io/DRIVER-wbread-STATE-ENGINE-RUN.json (fio JSON) and wbread.txt (key=value
+lines, one per fio run: the backing device's reads during it).
 """
 
 import json
@@ -49,8 +51,8 @@ TARGETS = [
     ("psync randwrite: iops ours/stock", "io", ("psync", "randwrite"),
      "ours", "stock", "iops", ">=", 0.98),
 ]
-# runs the targets ask for at least: writeback, io
-TARGET_RUNS = {"writeback": 3, "io": 5}
+# runs the targets ask for at least: writeback, io, wbread
+TARGET_RUNS = {"writeback": 3, "io": 5, "wbread": 5}
 # printed under the targets when they ran: stock with more bios in flight
 COMPARE = [
     ("fresh: wall stock-b256/ours", "writeback", "fresh", "stock-b256",
@@ -96,6 +98,25 @@ MEM_TARGETS = [
 MEM_METRICS = ["slot_bytes", "table_kib_per_gib_disk", "maps_kib_per_gib_bd",
                "pack_kib_per_gib_bd", "bd_meta_kib_per_gib_bd",
                "wb_alloc_bytes", "mem_used_kib_per_mib"]
+# suite wbread: (states, engines, numerator, denominator, metric, op,
+# bound), a target on each state and each engine of the kind (rand-*,
+# seq-*) that ran; the ratio is the median of the runs' own. The
+# denominator "device" is the null_blk's own seq-psync of the same run.
+WBREAD_TARGETS = [
+    (("s1", "s2"), "rand", "ours", "stock", "iops", ">=", 1.0),
+    (("s1", "s2"), "rand", "ours-packed", "stock-packed", "iops", ">=", 1.0),
+    (("s1",), "seq", "ours", "device", "mibps", ">=", 0.9),
+    (("s1",), "seq", "stock", "ours", "cmds_per_mib", ">=", 4.0),
+    (("s2",), "seq", "ours", "stock", "mibps", ">=", 1.2),
+]
+# suite wbread: its states and engines, in the order of the table
+WBREAD_STATES = ["s1", "s2"]
+WBREAD_ENGINES = ["rand-uring1", "rand-uring2", "rand-psync4", "seq-psync",
+                  "seq-uring"]
+# io/DRIVER-wbread-STATE-ENGINE-RUN.json (tools/bench/guest/wbread.sh)
+WBREAD_JSON_RE = re.compile(
+    r"^(?P<driver>.+)-wbread-(?P<state>[^-]+)-(?P<engine>.+)-(?P<run>\d+)"
+    r"\.json$")
 CALLS_CASES = ["one", "ranges", "pages", "params", "params-r"]
 CALLS_METRICS = ["wall_s", "ms_per_call", "sys_s", "bd_writes", "calls"]
 WB_METRICS = ["wall_s", "sys_s", "sys_all_s", "mbps", "pct_dev_bw",
@@ -130,6 +151,16 @@ LEGEND = [
     ("iowb", "io randreadwb: io_uring randread of data written back to a "
      "flash-model null_blk (suite iowb) with 4 KiB logical blocks; "
      "randreadwb512: the same with 512-byte ones."),
+    ("wbread", "wbread: fio O_DIRECT reads of zram0, all of it written "
+     "back to a flash-model null_blk (4 KiB blocks); s1: after one idle "
+     "writeback; s2: then cycles of every other page discarded, rewritten "
+     "and written back; rand-uring1/2: io_uring randread 4k qd16, 1/2 "
+     "jobs; rand-psync4: psync randread 4k, 4 jobs; seq-psync: psync read "
+     "128k; seq-uring: io_uring read 128k qd4;"),
+    ("wbread", "wbread: IOPS (rand-*) or MiB/s (seq-*); cmds/MiB: the "
+     "null_blk's read commands per MiB fio read; device: the null_blk's own "
+     "seq-psync read (its MiB/s, its cmds/MiB); ratios: median [min-max] "
+     "of the runs' own;"),
     ("memory", "memory: ours' metadata from debugfs metadata; stock's from "
      "its layout (bytes per slot by pahole, one bitmap bit per block, no "
      "packing state); wb_alloc_bytes: metadata grown by the writeback; "
@@ -256,7 +287,7 @@ def io_records(raw):
         return []
     runs = {}
     for name in sorted(os.listdir(iodir)):
-        if not name.endswith(".json"):
+        if not name.endswith(".json") or WBREAD_JSON_RE.match(name):
             continue
         drv, engine, rw, run = name[:-5].rsplit("-", 3)
         job = load_fio(os.path.join(iodir, name))["jobs"][0]
@@ -448,6 +479,149 @@ def calls_targets(recs):
         table(["target", "ratio", "medians", "needs", "verdict"], rows)
 
 
+def wbread_records(raw):
+    """Suite wbread: a record per (state, engine, driver, metric), with
+    by_run; the device's own read is driver "device", state "dev"."""
+    iodir = os.path.join(raw, "io")
+    path = os.path.join(raw, "wbread.txt")
+    if not os.path.exists(path) or not os.path.isdir(iodir):
+        return []
+    cmds = {(r["driver"], r["state"], r["engine"], r["run"]):
+            float(r["dev_reads"]) for r in kv_lines(path)}
+    runs = {}
+    for name in sorted(os.listdir(iodir)):
+        m = WBREAD_JSON_RE.match(name)
+        if not m:
+            continue
+        key = (m["driver"], m["state"], m["engine"], m["run"])
+        read = load_fio(os.path.join(iodir, name))["jobs"][0]["read"]
+        vals = {"iops": read["iops"], "mibps": read["bw_bytes"] / MIB}
+        if key in cmds and read["io_bytes"]:
+            vals["cmds_per_mib"] = cmds[key] / (read["io_bytes"] / MIB)
+        for metric, v in vals.items():
+            runs.setdefault((m["state"], m["engine"], m["driver"], metric),
+                            {})[m["run"]] = v
+    recs = []
+    for (state, engine, drv, metric), by_run in sorted(runs.items()):
+        rec = median_record({"suite": "wbread", "state": state,
+                             "engine": engine, "driver": drv,
+                             "metric": metric}, list(by_run.values()))
+        rec["by_run"] = by_run
+        recs.append(rec)
+    return recs
+
+
+def wbread_index(recs):
+    """{(state, engine, driver, metric): record}; the device's own read
+    under every state and seq-* engine, the denominator of their rows"""
+    idx = {(r["state"], r["engine"], r["driver"], r["metric"]): r
+           for r in recs}
+    for r in recs:
+        if r["driver"] == "device":
+            for state in WBREAD_STATES:
+                for engine in WBREAD_ENGINES:
+                    if engine.startswith("seq-"):
+                        idx[(state, engine, "device", r["metric"])] = r
+    return idx
+
+
+def wbread_rows(recs):
+    """(state, engine) of the drivers' reads, in the table's order"""
+    def order(key):
+        state, engine = key
+        return (WBREAD_STATES.index(state) if state in WBREAD_STATES
+                else len(WBREAD_STATES), state,
+                WBREAD_ENGINES.index(engine) if engine in WBREAD_ENGINES
+                else len(WBREAD_ENGINES), engine)
+    return sorted({(r["state"], r["engine"]) for r in recs
+                   if r["driver"] != "device"}, key=order)
+
+
+def wbread_metric(engine):
+    """the throughput metric of an engine: MiB/s sequential, IOPS random"""
+    return "mibps" if engine.startswith("seq-") else "iops"
+
+
+def percent(a, b):
+    """median [min-max] of the runs' own a/b, in percent"""
+    q = run_ratios(a, b)
+    if not q:
+        return "-"
+    return "%.0f%% [%.0f-%.0f]" % (100 * statistics.median(q),
+                                   100 * q[0], 100 * q[-1])
+
+
+def wbread_table(recs):
+    """Suite wbread: per state and engine, each driver's throughput, the
+    ratios ours/stock and ours-packed/stock-packed, ours as a share of the
+    device's own sequential read, and the device commands per MiB read."""
+    if not recs:
+        return []
+    idx = wbread_index(recs)
+    drivers = sorted({r["driver"] for r in recs if r["driver"] != "device"},
+                     key=driver_key)
+    ratios = [q for q in WB_RATIOS[:2]
+              if q[0] in drivers and q[1] in drivers]
+    rows, cmd_rows = [], []
+    for state, engine in wbread_rows(recs):
+        metric = wbread_metric(engine)
+        seq = metric == "mibps"
+        r = {d: idx.get((state, engine, d, metric)) for d in drivers}
+        dev = idx.get((state, engine, "device", metric)) if seq else None
+        rows.append([state, engine, "MiB/s" if seq else "IOPS"] +
+                    [cell(r[d]) for d in drivers] +
+                    [run_ratio(r[a], r[b]) for a, b, _ in ratios] +
+                    [cell(dev) if seq else "",
+                     percent(r.get("ours"), dev) if seq else ""])
+        c = {d: idx.get((state, engine, d, "cmds_per_mib"))
+             for d in drivers + ["device"]}
+        cmd_rows.append([state, engine] + [cell(c[d]) for d in drivers] +
+                        [cell(c["device"]) if seq else ""])
+    lines = ["", "reads of written-back data (suite wbread): median "
+             "[min-max]; ratios: median [min-max] of the runs' own"]
+    lines += table(["state", "engine", "unit"] + drivers +
+                   [q[2] for q in ratios] + ["device", "ours/device"], rows)
+    lines += ["", "reads of written-back data: the backing device's read "
+              "commands per MiB read"]
+    lines += table(["state", "engine"] + drivers + ["device"], cmd_rows)
+    return lines
+
+
+def wbread_targets(recs):
+    """WBREAD_TARGETS, each met or missed."""
+    if not recs:
+        return []
+    idx = wbread_index(recs)
+    rows = []
+    # each engine once, in the table's order
+    engines = list(dict.fromkeys(e for _, e in wbread_rows(recs)))
+    for states, kind, num, den, metric, op, bound in WBREAD_TARGETS:
+        for state in states:
+            for engine in [e for e in engines if e.startswith(kind + "-")] \
+                    or [kind + "-*"]:
+                title = "%s %s: %s %s/%s" % (state, engine, metric, num, den)
+                a = idx.get((state, engine, num, metric))
+                b = idx.get((state, engine, den, metric))
+                q = run_ratios(a, b)
+                if not q:
+                    rows.append([title, "-", "", "%s %.2f" % (op, bound),
+                                 "not run"])
+                    continue
+                v = statistics.median(q)
+                verdict = "met" if (v >= bound if op == ">=" else
+                                    v <= bound) else "MISSED"
+                if len(q) < TARGET_RUNS["wbread"]:
+                    verdict += " (%d runs; the target asks for %d)" % (
+                        len(q), TARGET_RUNS["wbread"])
+                rows.append([title, "%.2fx [%.2f-%.2f]" % (v, q[0], q[-1]),
+                             "%s / %s" % (fmt(a["median"]),
+                                          fmt(b["median"])),
+                             "%s %.2f" % (op, bound), verdict])
+    return ["", "targets of suite wbread: median [min-max] of the runs' own "
+            "ratios (medians: IOPS, MiB/s, commands per MiB)"] + \
+        table(["target", "ratio", "medians", "needs", "verdict"], rows)
+
+
 def stock_slot_bytes(raw):
     """Stock's bytes per slot from slot-size.txt, or None."""
     path = os.path.join(raw, "slot-size.txt")
@@ -632,14 +806,16 @@ def profile_table(raw, io, params):
     return lines
 
 
-def iowb_device(params):
-    """How suite iowb's backing device was set up, in words."""
+def iowb_device(params, suites):
+    """How the backing device of suites iowb and wbread was set up, in
+    words; suites: those of the two that ran."""
     mbps = params.get("iowb_mbps", "400")
     cap = ("no bandwidth cap" if mbps == "0"
            else "capped at %s MB/s" % mbps)
-    return ("iowb's backing device: %s (BENCH_IOWB_MBPS), queue depth %s "
+    return ("%s backing device: %s (BENCH_IOWB_MBPS), queue depth %s "
             "(BENCH_IOWB_QD), %s ns per command "
-            "(BENCH_IOWB_NSEC)" % (cap, params.get("iowb_qd", "64"),
+            "(BENCH_IOWB_NSEC)" % (" and ".join(s + "'s" for s in suites),
+                                  cap, params.get("iowb_qd", "64"),
                                   params.get("iowb_nsec", "100000")))
 
 
@@ -648,7 +824,7 @@ def header(params, suites):
     sizes = []
     if "writeback" in suites:
         sizes.append("writeback %s MiB per case" % params.get("bench_mb"))
-    for suite in ("io", "iowb"):
+    for suite in ("io", "iowb", "wbread"):
         if suite in suites:
             sizes.append("%s %s MiB x %s s" % (suite, params.get("io_mb"),
                                                params.get("io_secs")))
@@ -658,14 +834,20 @@ def header(params, suites):
         sizes.append("memory %s of %s MiB, backing %s MiB" % (
             params.get("mem_fill_mb"), params.get("mem_disk_mb"),
             params.get("mem_bd_mb")))
-    runs = ["%s runs" % params.get("runs")]
+    runs = []
+    if set(suites) & {"writeback", "iowb", "calls", "memory"}:
+        runs.append("%s runs" % params.get("runs"))
     if "io" in suites:
         runs.append("io %s runs" % params.get("io_runs"))
+    if "wbread" in suites:
+        runs.append("wbread %s runs, s2 after %s cycles" % (
+            params.get("wbread_runs"), params.get("wbread_cycles")))
     lines = ["zram bench: kernel %s, %s, %s; median [min-max]; "
              "ratios of medians" % (params.get("kernel"), ", ".join(sizes),
                                     ", ".join(runs))]
-    if "iowb" in suites:
-        lines.append(iowb_device(params))
+    device_suites = [s for s in ("iowb", "wbread") if s in suites]
+    if device_suites:
+        lines.append(iowb_device(params, device_suites))
     return lines
 
 
@@ -680,10 +862,11 @@ def main():
     io = io_records(raw)
     calls = calls_records(raw)
     mem = memory_records(raw, params)
-    for r in wb + io + calls + mem:
+    wbread = wbread_records(raw)
+    for r in wb + io + calls + mem + wbread:
         r["params"] = params
     with open(json_out, "w", encoding="utf-8") as f:
-        json.dump(wb + io + calls + mem, f, indent=1)
+        json.dump(wb + io + calls + mem + wbread, f, indent=1)
         f.write("\n")
     suites = params.get("suites", "writeback,io,iowb").split(",")
     lines = header(params, suites)
@@ -700,8 +883,10 @@ def main():
             lines += list(dict.fromkeys(line.strip() for line in f
                                         if line.strip()))
     lines += targets_table(wb, io) + calls_targets(calls)
+    lines += wbread_targets(wbread)
     lines += memory_table(mem)
     lines += writeback_table(wb) + io_table(io) + calls_table(calls)
+    lines += wbread_table(wbread)
     lines += profile_table(raw, io, params)
     with open(txt_out, "w", encoding="utf-8") as f:
         f.write("\n".join(lines) + "\n")

@@ -7,7 +7,9 @@
 # bitmap), "io" (fio 4 KiB random I/O) and "iowb" (fio 4 KiB random reads
 # of written-back data, ours vs ours-packed), "calls" (the same slots
 # written back by one writeback call or by many) and "memory" (the
-# driver's own metadata and mem_used_total per MiB stored).
+# driver's own metadata and mem_used_total per MiB stored); "wbread"
+# (fio random and sequential reads of written-back data, stock, ours and
+# both packed) runs only when BENCH_SUITES names it.
 # Prints a table, ours' targets against stock met or missed, and, on the
 # last line, the path of the JSON results. The table's last line counts the
 # kernel reports (WARNING:, BUG:, ...) in the VM's dmesg, which are printed
@@ -24,8 +26,8 @@
 #   BENCH_STOCK_AS_OURS=1 (or --stock-as-ours)  development run: load
 #                    stock zram.ko where ours is asked for
 #   BENCH_QUICK=1 (or --quick)  tiny sizes for a smoke test (BENCH_MB=16,
-#                    1 run, BENCH_IO_SECS=2, BENCH_IO_MB=32) unless set
-#                    otherwise
+#                    1 run, BENCH_IO_SECS=2, BENCH_IO_MB=32,
+#                    BENCH_WBREAD_RUNS=1) unless set otherwise
 #   A driver is MODULE[-packed][-bN]: MODULE stock or ours at its
 #   defaults, -packed with compressed_writeback=1, -bN with
 #   writeback_batch_size=N (stock's default is 32).
@@ -33,7 +35,7 @@
 #                        2x written and written back first)
 #   BENCH_RUNS [3]       runs per case of suites writeback and iowb
 #   BENCH_DEVBW_SECS [5] fio run measuring each backing device's bandwidth
-#   BENCH_SUITES ["writeback io iowb calls memory"]
+#   BENCH_SUITES ["writeback io iowb calls memory"]  also: wbread
 #   BENCH_DEVICES ["flash nvme virtio"]
 #   BENCH_BITMAPS ["fresh fragmented random"]  fragmented: every other
 #                        block used; random: a random half of them
@@ -91,6 +93,20 @@
 #                    the CPU microseconds per read of the read path's
 #                    functions, median of the runs. Sampling costs IOPS:
 #                    compare drivers within such a run
+#   BENCH_WBREAD_RUNS [5]  runs of suite wbread, its drivers rotated per
+#                        run; each reads BENCH_IO_MB MiB of data written
+#                        back to suite iowb's device model (BENCH_IOWB_NSEC,
+#                        BENCH_IOWB_MBPS, BENCH_IOWB_QD; 4 KiB blocks) for
+#                        BENCH_IO_SECS per engine and state
+#   BENCH_WBREAD_CYCLES [2]  suite wbread's second state: cycles of every
+#                        other page discarded, rewritten and written back
+#   BENCH_WBREAD_DRIVERS ["stock stock-packed ours ours-packed"]  drivers
+#                        of suite wbread
+#   BENCH_WBREAD_ENGINES ["rand-uring1 rand-uring2 rand-psync4 seq-psync
+#                        seq-uring"]  suite wbread's fio reads: 4 KiB
+#                        random by io_uring (iodepth 16, 1 or 2 jobs) or
+#                        psync (4 jobs), 128 KiB sequential by psync or
+#                        io_uring (iodepth 4) (tools/bench/guest/wbread.sh)
 #   TIMEOUT [9000]       seconds before the VM is killed (BENCH_TIMEOUT
 #                        is the older name)
 #   OUT [.cache/results/bench]  where the raw results, the JSON and the
@@ -124,13 +140,14 @@ vm_options KERNEL BENCH_STOCK_AS_OURS BENCH_QUICK BENCH_MB BENCH_RUNS \
 	BENCH_IOWB_LBS BENCH_IOWB_MBPS BENCH_IOWB_QD BENCH_IOWB_NSEC \
 	BENCH_IOWB_PROFILE BENCH_CALLS_MB BENCH_CALLS_DRIVERS \
 	BENCH_CALLS_BD_MB BENCH_MEM_DISK_MB BENCH_MEM_BD_MB BENCH_MEM_FILL_MB \
-	BENCH_MEM_DRIVERS TIMEOUT \
+	BENCH_MEM_DRIVERS BENCH_WBREAD_RUNS BENCH_WBREAD_CYCLES \
+	BENCH_WBREAD_DRIVERS BENCH_WBREAD_ENGINES TIMEOUT \
 	BENCH_TIMEOUT OUT VM_RUN_ARGS ZRAM_KO \
 	-- "${args[@]}"
 stock_as_ours=${BENCH_STOCK_AS_OURS:-0}
 if [ "${BENCH_QUICK:-0}" = 1 ]; then
 	: "${BENCH_MB:=16}" "${BENCH_RUNS:=1}" "${BENCH_IO_SECS:=2}"
-	: "${BENCH_IO_MB:=32}" "${BENCH_IO_RUNS:=1}"
+	: "${BENCH_IO_MB:=32}" "${BENCH_IO_RUNS:=1}" "${BENCH_WBREAD_RUNS:=1}"
 fi
 
 : "${BENCH_MB:=512}" "${BENCH_RUNS:=3}"
@@ -151,6 +168,9 @@ fi
 : "${BENCH_IO_ENGINES:=io_uring psync}" "${BENCH_IO_DRIVERS:=stock ours}"
 : "${TIMEOUT:=${BENCH_TIMEOUT:-9000}}" "${BENCH_IOWB_TRACE:=0}"
 : "${BENCH_IOWB_PROFILE:=0}"
+: "${BENCH_WBREAD_RUNS:=5}" "${BENCH_WBREAD_CYCLES:=2}"
+: "${BENCH_WBREAD_DRIVERS:=stock stock-packed ours ours-packed}"
+: "${BENCH_WBREAD_ENGINES:=rand-uring1 rand-uring2 rand-psync4 seq-psync seq-uring}"
 vm_kernel
 ko=${ZRAM_KO:-$ours_ko}
 
@@ -185,7 +205,7 @@ need_words() {
 	done
 }
 for v in BENCH_MB BENCH_RUNS BENCH_DEVBW_SECS BENCH_IO_MB BENCH_IO_SECS \
-	BENCH_IO_RUNS TIMEOUT; do
+	BENCH_IO_RUNS BENCH_WBREAD_RUNS BENCH_WBREAD_CYCLES TIMEOUT; do
 	need_number "$v" 1
 done
 need_number BENCH_IOWB_MBPS 0 40960	# null_blk's own limit: 40 GiB/s
@@ -202,14 +222,17 @@ for v in BENCH_QUICK BENCH_STOCK_AS_OURS BENCH_IOWB_TRACE \
 	BENCH_IOWB_PROFILE; do
 	[[ ${!v:-0} =~ ^[01]$ ]] || die "$v must be 0 or 1, not '${!v}'"
 done
-need_words BENCH_SUITES writeback io iowb calls memory
+need_words BENCH_SUITES writeback io iowb calls memory wbread
+need_words BENCH_WBREAD_ENGINES rand-uring1 rand-uring2 rand-psync4 \
+	seq-psync seq-uring
 need_words BENCH_DEVICES flash nvme virtio
 need_words BENCH_BITMAPS fresh fragmented random
 need_words BENCH_VIRTIO_BITMAPS fresh fragmented random
 need_words BENCH_MORE_CASES {flash,nvme,virtio}/{fresh,fragmented,random}
 need_words BENCH_IOWB_LBS 512 1024 2048 4096
 for v in BENCH_DRIVERS BENCH_MORE_DRIVERS BENCH_IO_DRIVERS \
-	BENCH_IOWB_DRIVERS BENCH_CALLS_DRIVERS BENCH_MEM_DRIVERS; do
+	BENCH_IOWB_DRIVERS BENCH_CALLS_DRIVERS BENCH_MEM_DRIVERS \
+	BENCH_WBREAD_DRIVERS; do
 	need_drivers "$v"
 done
 
@@ -250,7 +273,8 @@ for v in BENCH_MB BENCH_RUNS BENCH_SUITES BENCH_DEVICES BENCH_BITMAPS \
 	BENCH_IO_DRIVERS BENCH_IOWB_DRIVERS BENCH_IOWB_TRACE BENCH_IOWB_LBS \
 	BENCH_IOWB_MBPS BENCH_IOWB_QD BENCH_IOWB_NSEC BENCH_IOWB_PROFILE \
 	BENCH_CALLS_MB BENCH_CALLS_DRIVERS BENCH_CALLS_BD_MB BENCH_MEM_DISK_MB \
-	BENCH_MEM_BD_MB BENCH_MEM_FILL_MB BENCH_MEM_DRIVERS; do
+	BENCH_MEM_BD_MB BENCH_MEM_FILL_MB BENCH_MEM_DRIVERS BENCH_WBREAD_RUNS \
+	BENCH_WBREAD_CYCLES BENCH_WBREAD_DRIVERS BENCH_WBREAD_ENGINES; do
 	envs+=(--env "$v=${!v}")
 done
 if [ "$BENCH_IOWB_PROFILE" != 0 ]; then
@@ -288,6 +312,12 @@ if runs_suite iowb; then
 fi
 if runs_suite calls; then
 	plan+="; calls: ${BENCH_CALLS_MB} MiB, drivers '$BENCH_CALLS_DRIVERS'"
+fi
+if runs_suite wbread; then
+	plan+="; wbread: ${BENCH_IO_MB} MiB x ${BENCH_IO_SECS}s,"
+	plan+=" $BENCH_WBREAD_RUNS runs, $BENCH_WBREAD_CYCLES cycles,"
+	plan+=" drivers '$BENCH_WBREAD_DRIVERS', engines '$BENCH_WBREAD_ENGINES',"
+	plan+=" MBPS=$BENCH_IOWB_MBPS QD=$BENCH_IOWB_QD NSEC=$BENCH_IOWB_NSEC"
 fi
 if runs_suite memory; then
 	plan+="; memory: ${BENCH_MEM_FILL_MB} of ${BENCH_MEM_DISK_MB} MiB over"

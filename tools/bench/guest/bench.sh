@@ -11,7 +11,8 @@
 # BENCH_IOWB_DRIVERS, BENCH_IOWB_LBS, BENCH_IOWB_MBPS, BENCH_IOWB_QD,
 # BENCH_IOWB_NSEC, BENCH_CALLS_MB, BENCH_CALLS_DRIVERS, BENCH_CALLS_BD_MB,
 # BENCH_MEM_DISK_MB, BENCH_MEM_BD_MB, BENCH_MEM_FILL_MB, BENCH_MEM_DRIVERS,
-# BENCH_STOCK_AS_OURS (see run.sh).
+# BENCH_WBREAD_RUNS, BENCH_WBREAD_CYCLES, BENCH_WBREAD_DRIVERS,
+# BENCH_WBREAD_ENGINES, BENCH_STOCK_AS_OURS (see run.sh).
 
 # shellcheck source-path=SCRIPTDIR
 set -euo pipefail
@@ -27,6 +28,8 @@ shopt -s inherit_errexit
 . "$(dirname "$0")/calls.sh"
 # shellcheck source=memory.sh
 . "$(dirname "$0")/memory.sh"
+# shellcheck source=wbread.sh
+. "$(dirname "$0")/wbread.sh"
 
 # The defaults live in tools/bench/run.sh, which passes every setting.
 for v in BENCH_SUITES BENCH_MB BENCH_RUNS BENCH_DEVICES BENCH_BITMAPS \
@@ -34,7 +37,9 @@ for v in BENCH_SUITES BENCH_MB BENCH_RUNS BENCH_DEVICES BENCH_BITMAPS \
 	BENCH_IO_SECS BENCH_IO_RUNS BENCH_IO_ENGINES BENCH_IO_DRIVERS \
 	BENCH_IOWB_DRIVERS BENCH_IOWB_LBS BENCH_IOWB_MBPS BENCH_IOWB_QD \
 	BENCH_IOWB_NSEC BENCH_CALLS_MB BENCH_CALLS_DRIVERS BENCH_CALLS_BD_MB \
-	BENCH_MEM_DISK_MB BENCH_MEM_BD_MB BENCH_MEM_FILL_MB BENCH_MEM_DRIVERS; do
+	BENCH_MEM_DISK_MB BENCH_MEM_BD_MB BENCH_MEM_FILL_MB BENCH_MEM_DRIVERS \
+	BENCH_WBREAD_RUNS BENCH_WBREAD_CYCLES BENCH_WBREAD_DRIVERS \
+	BENCH_WBREAD_ENGINES; do
 	[ -n "${!v:-}" ] || die "$v is not set (start the bench with tools/bench/run.sh)"
 done
 # these two may be empty
@@ -55,6 +60,8 @@ done
 	echo "calls_mb=$BENCH_CALLS_MB calls_bd_mb=$BENCH_CALLS_BD_MB"
 	echo "mem_disk_mb=$BENCH_MEM_DISK_MB mem_bd_mb=$BENCH_MEM_BD_MB" \
 		"mem_fill_mb=$BENCH_MEM_FILL_MB"
+	echo "wbread_runs=$BENCH_WBREAD_RUNS" \
+		"wbread_cycles=$BENCH_WBREAD_CYCLES"
 	echo "stock_as_ours=${BENCH_STOCK_AS_OURS:-0} fio=$(fio --version)"
 	echo "ours_rev=${BENCH_KO_REV:-?}"
 } >"$out/params.txt"
@@ -68,6 +75,7 @@ for suite in $BENCH_SUITES; do
 	iowb) suite_iowb ;;
 	calls) suite_calls ;;
 	memory) suite_memory ;;
+	wbread) suite_wbread ;;
 	*) die "unknown suite $suite" ;;
 	esac
 done
