@@ -463,13 +463,17 @@ static struct zram_bdev_part zram_bdev_page_part(struct page *page,
 	};
 }
 
+/* Where the read starts and what ends it; its first part is added apart. */
+static void zram_bdev_rbio_aim(struct zram_bdev_rbio *rbio)
+{
+	rbio->bio.bi_iter.bi_sector = rbio->part.sector;
+	rbio->bio.bi_end_io = zram_bdev_read_end_io;
+}
+
 static void zram_bdev_rbio_prep(struct zram_bdev_rbio *rbio)
 {
-	struct bio *bio = &rbio->bio;
-
-	bio->bi_iter.bi_sector = rbio->part.sector;
-	bio->bi_end_io = zram_bdev_read_end_io;
-	__bio_add_page(bio, rbio->part.page, rbio->part.len,
+	zram_bdev_rbio_aim(rbio);
+	__bio_add_page(&rbio->bio, rbio->part.page, rbio->part.len,
 		       rbio->part.offset);
 }
 
@@ -494,8 +498,7 @@ static void zram_bdev_read_retry_fn(struct work_struct *work)
 
 	bio_reset(bio, rbio->zram->backing.bdev, REQ_OP_READ);
 	zram_bdev_read_inherit(bio, rbio->parent ?: rbio->pread->parent);
-	bio->bi_iter.bi_sector = rbio->part.sector;
-	bio->bi_end_io = zram_bdev_read_end_io;
+	zram_bdev_rbio_aim(rbio);
 	bio->bi_vcnt = rbio->vcnt;
 	bio->bi_iter.bi_size = rbio->size;
 	submit_bio(bio);
@@ -570,6 +573,9 @@ static unsigned int zram_bdev_run_max(struct block_device *bdev,
 				  PAGE_SIZE);
 	unsigned int max;
 
+	/* A one-page zram bio (a 4 KiB read) needs no limit. */
+	if (room <= 1)
+		return 1;
 	seg = min_t(unsigned long, seg,
 		    min_t(unsigned long, lim->seg_boundary_mask,
 			  PAGE_SIZE - 1) + 1);
