@@ -249,16 +249,23 @@ zram_pv_wb_count() {
 	fi
 }
 
-# zram_pv_suspendable_dev: a backing device with nowait support that can
-# be suspended: dm-linear over a 16 MiB null_blk completing from a timer
-# (irqmode=2); sets DM and DM_NAME. A suspended dm device fails REQ_NOWAIT
-# bios with BLK_STS_AGAIN and holds the others until it resumes.
-zram_pv_suspendable_dev() {
+# zram_dm_linear_dev: dm-linear over a 16 MiB null_blk completing from a
+# timer (irqmode=2), whose table a test may replace; sets NULLB, DM,
+# DM_NAME and DM_LINEAR (the linear table).
+zram_dm_linear_dev() {
 	zram_require_dm
 	zram_nullb 16 irqmode=2 completion_nsec=20000 ||
 		ktap_skip_all "cannot create a null_blk with timer completions"
-	zram_dm lin "0 $(zram_sectors "$NULLB") linear $NULLB 0" ||
+	DM_LINEAR="0 $(zram_sectors "$NULLB") linear $NULLB 0"
+	zram_dm lin "$DM_LINEAR" ||
 		ktap_skip_all "cannot create a dm-linear device"
+}
+
+# zram_pv_suspendable_dev: a backing device with nowait support that can
+# be suspended: zram_dm_linear_dev. A suspended dm device fails REQ_NOWAIT
+# bios with BLK_STS_AGAIN and holds the others until it resumes.
+zram_pv_suspendable_dev() {
+	zram_dm_linear_dev
 }
 
 # zram_delay_dev [NULLB_ATTR=VALUE...]: a backing device without nowait

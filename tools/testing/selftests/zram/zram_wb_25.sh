@@ -21,14 +21,11 @@ pages=256
 bad=18	# slot 18, block 19: the middle of the run of slots 17-19
 zram_require_basic
 zram_require_nullb
-zram_require_dm
 zram_add || ktap_skip_all "cannot hot_add a zram device"
 zram_require_writeback
-zram_nullb 16 irqmode=2 completion_nsec=20000 ||
-	ktap_skip_all "cannot create a null_blk with timer completions"
+zram_dm_linear_dev
 sectors=$(zram_sectors "$NULLB")
-good="0 $sectors linear $NULLB 0"
-zram_dm rd "$good" || ktap_skip_all "cannot create a dm-linear device"
+good=$DM_LINEAR
 work=$(mktemp -d /tmp/zram-wb25.XXXXXX) || ktap_skip_all "no /tmp"
 zram_defer rm -rf "$work"
 
