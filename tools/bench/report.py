@@ -313,6 +313,30 @@ def run_ratios(a, b):
                   if b["by_run"].get(k))
 
 
+def verdict(v, op, bound, runs, want):
+    """A target's verdict: "not run" when v is None, else met or MISSED,
+    noting when fewer runs than the target asks for (want) measured it"""
+    if v is None:
+        return "not run"
+    out = "met" if (v >= bound if op == ">=" else v <= bound) else "MISSED"
+    if runs < want:
+        out += " (%d runs; the target asks for %d)" % (runs, want)
+    return out
+
+
+def ratio_target_row(title, a, b, op, bound, want):
+    """A target's row for the median of run_ratios(a, b): title, ratio
+    with its spread, the two medians, what it needs, the verdict"""
+    q = run_ratios(a, b)
+    needs = "%s %.2f" % (op, bound)
+    if not q:
+        return [title, "-", "", needs, "not run"]
+    v = statistics.median(q)
+    return [title, "%.2fx [%.2f-%.2f]" % (v, q[0], q[-1]),
+            "%s / %s" % (fmt(a["median"]), fmt(b["median"])), needs,
+            verdict(v, op, bound, len(q), want)]
+
+
 def run_ratio(a, b):
     """median [min-max] of run_ratios(a, b)"""
     q = run_ratios(a, b)
@@ -456,22 +480,9 @@ def calls_targets(recs):
     idx = {(r["case"], r["driver"], r["metric"]): r for r in recs}
     rows = []
     for title, num, den, metric, op, bound in CALLS_TARGETS:
-        a = idx.get(num + (metric,))
-        b = idx.get(den + (metric,))
-        q = run_ratios(a, b)
-        if not q:
-            rows.append([title, "-", "", "%s %.2f" % (op, bound),
-                         "not run"])
-            continue
-        v = statistics.median(q)
-        verdict = "met" if (v >= bound if op == ">=" else v <= bound) \
-            else "MISSED"
-        if len(q) < TARGET_RUNS["writeback"]:
-            verdict += " (%d runs; the target asks for %d)" % (
-                len(q), TARGET_RUNS["writeback"])
-        rows.append([title, "%.2fx [%.2f-%.2f]" % (v, q[0], q[-1]),
-                     "%s / %s" % (fmt(a["median"]), fmt(b["median"])),
-                     "%s %.2f" % (op, bound), verdict])
+        rows.append(ratio_target_row(title, idx.get(num + (metric,)),
+                                     idx.get(den + (metric,)), op, bound,
+                                     TARGET_RUNS["writeback"]))
     if not recs:
         return []
     return ["", "targets of suite calls: median [min-max] of the runs' own "
@@ -600,23 +611,10 @@ def wbread_targets(recs):
             for engine in [e for e in engines if e.startswith(kind + "-")] \
                     or [kind + "-*"]:
                 title = "%s %s: %s %s/%s" % (state, engine, metric, num, den)
-                a = idx.get((state, engine, num, metric))
-                b = idx.get((state, engine, den, metric))
-                q = run_ratios(a, b)
-                if not q:
-                    rows.append([title, "-", "", "%s %.2f" % (op, bound),
-                                 "not run"])
-                    continue
-                v = statistics.median(q)
-                verdict = "met" if (v >= bound if op == ">=" else
-                                    v <= bound) else "MISSED"
-                if len(q) < TARGET_RUNS["wbread"]:
-                    verdict += " (%d runs; the target asks for %d)" % (
-                        len(q), TARGET_RUNS["wbread"])
-                rows.append([title, "%.2fx [%.2f-%.2f]" % (v, q[0], q[-1]),
-                             "%s / %s" % (fmt(a["median"]),
-                                          fmt(b["median"])),
-                             "%s %.2f" % (op, bound), verdict])
+                rows.append(ratio_target_row(
+                    title, idx.get((state, engine, num, metric)),
+                    idx.get((state, engine, den, metric)), op, bound,
+                    TARGET_RUNS["wbread"]))
     return ["", "targets of suite wbread: median [min-max] of the runs' own "
             "ratios (medians: IOPS, MiB/s, commands per MiB)"] + \
         table(["target", "ratio", "medians", "needs", "verdict"], rows)
@@ -692,9 +690,8 @@ def memory_table(recs):
         if a is None or limit is None:
             rows.append([title, "-", "<= %s" % bound, "not run"])
             continue
-        verdict = "met" if a["median"] <= limit else "MISSED"
         rows.append([title, fmt(a["median"]), "<= %s" % fmt(limit),
-                     verdict])
+                     "met" if a["median"] <= limit else "MISSED"])
     lines = ["", "targets of suite memory (medians)"]
     lines += table(["target", "value", "needs", "verdict"], rows)
     drivers = sorted({r["driver"] for r in recs}, key=driver_key)
@@ -741,15 +738,8 @@ def targets_table(wb, io):
             if v is not None:
                 rows.append([title, text, medians, "-", "no target"])
             continue
-        if v is None:
-            verdict = "not run"
-        else:
-            verdict = "met" if (v >= bound if op == ">=" else v <= bound) \
-                else "MISSED"
-            if runs < TARGET_RUNS[suite]:
-                verdict += " (%d runs; the target asks for %d)" % (
-                    runs, TARGET_RUNS[suite])
-        rows.append([title, text, medians, "%s %.2f" % (op, bound), verdict])
+        rows.append([title, text, medians, "%s %.2f" % (op, bound),
+                     verdict(v, op, bound, runs, TARGET_RUNS[suite])])
     if not any(r[1] != "-" for r in rows):
         return []
     return ["", "targets of ours against stock, device %s, each driver at its "
