@@ -162,6 +162,55 @@ int zram_extent_reserve(unsigned long *bitmap, unsigned long nr_blocks,
 }
 
 /**
+ * zram_extent_reserve_at - reserve one given block if it is free
+ * @bitmap: block bitmap, a set bit is a block in use
+ * @nr_blocks: bits in @bitmap (blocks)
+ * @cur: cursor; moved past @block when it pointed at it
+ * @block: the block wanted; @nr_blocks or more gives false
+ *
+ * Context: any; never sleeps. Callers serialise reservations.
+ * Return: true when @block was free and is now reserved.
+ */
+bool zram_extent_reserve_at(unsigned long *bitmap, unsigned long nr_blocks,
+			    struct zram_extent_cursor *cur, unsigned long block)
+{
+	if (block >= nr_blocks || test_and_set_bit(block, bitmap))
+		return false;
+	if (cur->next == block)
+		cur->next = block + 1 < nr_blocks ? block + 1 : 0;
+	return true;
+}
+
+/**
+ * zram_extent_unreserve - give back the unused end of a reservation
+ * @bitmap: block bitmap
+ * @nr_blocks: bits in @bitmap (blocks)
+ * @cur: cursor; moved back to @start when only blocks in use lie between
+ *	the blocks and it
+ * @start: first block
+ * @len: number of blocks, may be 0
+ *
+ * Next-fit then takes the blocks again first. Reads the bitmap from the
+ * blocks' end to the cursor.
+ *
+ * Context: any; never sleeps. Callers serialise reservations.
+ */
+void zram_extent_unreserve(unsigned long *bitmap, unsigned long nr_blocks,
+			   struct zram_extent_cursor *cur, unsigned long start,
+			   unsigned int len)
+{
+	unsigned long end, next;
+
+	if (!len)
+		return;
+	zram_extent_release(bitmap, start, len);
+	end = start + len;
+	next = cur->next ? cur->next : nr_blocks;
+	if (next >= end && find_next_zero_bit(bitmap, next, end) >= next)
+		cur->next = start;
+}
+
+/**
  * zram_extent_release - give back reserved or used blocks
  * @bitmap: block bitmap
  * @start: first block

@@ -37,8 +37,13 @@ static inline void zram_extent_forget_short(struct zram_extent_cursor *cur)
 int zram_extent_reserve(unsigned long *bitmap, unsigned long nr_blocks,
 			struct zram_extent_cursor *cur, unsigned int max_len,
 			unsigned long *start);
+bool zram_extent_reserve_at(unsigned long *bitmap, unsigned long nr_blocks,
+			    struct zram_extent_cursor *cur, unsigned long block);
 void zram_extent_release(unsigned long *bitmap, unsigned long start,
 			 unsigned int len);
+void zram_extent_unreserve(unsigned long *bitmap, unsigned long nr_blocks,
+			   struct zram_extent_cursor *cur, unsigned long start,
+			   unsigned int len);
 /* Words of the pending bitmap one struct zram_extent_staged takes. */
 #define ZRAM_EXTENT_STAGED_WORDS	240
 

@@ -245,7 +245,7 @@ static void expect_reserve(unsigned long *map, unsigned long nr,
 
 	ret = zram_extent_reserve(map, nr, cur, 32, &start);
 	CHECK(ret == want && start == want_start,
-	      "short region, %s: ret %d start %lu, want %d %lu", what, ret,
+	      "%s: ret %d start %lu, want %d %lu", what, ret,
 	      start, want, want_start);
 }
 
@@ -265,15 +265,15 @@ static void run_short_region_case(void)
 
 	for (i = 0; i < nr; i += 2)
 		set_bit(i, map);
-	expect_reserve(map, nr, &cur, "first search", 1, 1);
+	expect_reserve(map, nr, &cur, "short region, first search", 1, 1);
 	CHECK(cur.short_start == 0 && cur.short_end == 2 * k,
 	      "short region after first search: %lu-%lu, want 0-%lu",
 	      cur.short_start, cur.short_end, 2 * k);
 	/* Block 2K - 4 released: run 2K - 5 to 2K - 3 is 3 blocks long. */
 	clear_bit(2 * k - 4, map);
-	expect_reserve(map, nr, &cur, "inside", 1, 3);
+	expect_reserve(map, nr, &cur, "short region, inside", 1, 3);
 	zram_extent_forget_short(&cur);
-	expect_reserve(map, nr, &cur, "forgotten", 3, 2 * k - 5);
+	expect_reserve(map, nr, &cur, "short region, forgotten", 3, 2 * k - 5);
 	/*
 	 * That search went from block 4 over K runs (3 of them 1 block long,
 	 * 2K - 5 3 blocks long, then 4 more 1 block long): region 4 to
@@ -284,10 +284,97 @@ static void run_short_region_case(void)
 	      cur.short_start, cur.short_end, 2 * k + 6);
 	for (i = 2 * k - 1; i < 2 * k + 6; i += 2)
 		set_bit(i, map);
-	expect_reserve(map, nr, &cur, "used up", 1, 2 * k + 7);
+	expect_reserve(map, nr, &cur, "short region, used up", 1, 2 * k + 7);
 	CHECK(cur.short_start == 2 * k - 2,
 	      "short region after used up: starts at %lu, want %lu",
 	      cur.short_start, 2 * k - 2);
+	free(map);
+}
+
+/*
+ * zram_extent_reserve_at() takes a free block and only that one: not a
+ * used block, not one past the end; the cursor moves past the block only
+ * when it pointed at it, to 0 past the end.
+ */
+static void run_reserve_at_case(void)
+{
+	const unsigned long nr = 130;
+	struct zram_extent_cursor cur = { .next = 7 };
+	unsigned long *map = bitmap_new(nr);
+	unsigned long i, used = 0;
+
+	set_bit(64, map);
+	CHECK(zram_extent_reserve_at(map, nr, &cur, 63) && test_bit(63, map),
+	      "reserve_at: free block 63 not taken");
+	CHECK(!zram_extent_reserve_at(map, nr, &cur, 63),
+	      "reserve_at: block 63 taken twice");
+	CHECK(!zram_extent_reserve_at(map, nr, &cur, 64),
+	      "reserve_at: used block 64 taken");
+	CHECK(!zram_extent_reserve_at(map, nr, &cur, nr) &&
+	      !zram_extent_reserve_at(map, nr, &cur, ~0UL),
+	      "reserve_at: a block past the end taken");
+	CHECK(cur.next == 7, "reserve_at: cursor %lu, want 7", cur.next);
+	CHECK(zram_extent_reserve_at(map, nr, &cur, 7) && cur.next == 8,
+	      "reserve_at: the cursor's block: cursor %lu, want 8", cur.next);
+	cur.next = nr - 1;
+	CHECK(zram_extent_reserve_at(map, nr, &cur, nr - 1) && cur.next == 0,
+	      "reserve_at: the last block: cursor %lu, want 0", cur.next);
+	for (i = 0; i < nr; i++)
+		used += test_bit(i, map);
+	CHECK(used == 4, "reserve_at: %lu blocks in use, want 4", used);
+	free(map);
+}
+
+/*
+ * zram_extent_unreserve() frees the blocks and moves the cursor back to
+ * them when only blocks in use lie between them and it (a cursor at 0 is
+ * past a run that ended the device), so that the next reservation takes
+ * them again; else the cursor stays.
+ */
+static void run_unreserve_case(void)
+{
+	const unsigned long nr = 128;
+	struct zram_extent_cursor cur = { };
+	unsigned long *map = bitmap_new(nr);
+	unsigned long start = ~0UL;
+
+	CHECK(zram_extent_reserve(map, nr, &cur, 32, &start) == 32 &&
+	      start == 0 && cur.next == 32, "unreserve: first reservation");
+	zram_extent_unreserve(map, nr, &cur, 20, 12);
+	CHECK(cur.next == 20 && !test_bit(20, map) && !test_bit(31, map) &&
+	      test_bit(19, map), "unreserve: cursor %lu, want 20", cur.next);
+	expect_reserve(map, nr, &cur, "unreserve: taken again", 32, 20);
+	/* blocks 44-51 in use, then the cursor at 52: it goes back to 40 */
+	zram_extent_unreserve(map, nr, &cur, 40, 4);
+	CHECK(cur.next == 40 && !test_bit(40, map) && test_bit(44, map),
+	      "unreserve: in use up to the cursor: cursor %lu, want 40",
+	      cur.next);
+	CHECK(zram_extent_reserve(map, nr, &cur, 4, &start) == 4 && start == 40,
+	      "unreserve: 4 blocks after it: at %lu, want 40", start);
+	/* a free block (48) between them and the cursor: it stays */
+	zram_extent_release(map, 48, 1);
+	cur.next = 52;
+	zram_extent_unreserve(map, nr, &cur, 40, 4);
+	CHECK(cur.next == 52 && !test_bit(40, map),
+	      "unreserve: a free block before the cursor: cursor %lu, want 52",
+	      cur.next);
+	/* an extent, its cursor block taken by reserve_at, its tail back */
+	cur.next = 64;
+	CHECK(zram_extent_reserve(map, nr, &cur, 8, &start) == 8 &&
+	      start == 64 && zram_extent_reserve_at(map, nr, &cur, 72) &&
+	      cur.next == 73, "unreserve: extent and reserve_at");
+	zram_extent_unreserve(map, nr, &cur, 68, 4);
+	CHECK(cur.next == 68, "unreserve: behind a reserve_at: cursor %lu, want 68",
+	      cur.next);
+	cur.next = 96;
+	CHECK(zram_extent_reserve(map, nr, &cur, 32, &start) == 32 &&
+	      start == 96 && cur.next == 0, "unreserve: reservation to the end");
+	zram_extent_unreserve(map, nr, &cur, 100, 28);
+	CHECK(cur.next == 100, "unreserve: run to the end: cursor %lu, want 100",
+	      cur.next);
+	zram_extent_unreserve(map, nr, &cur, 5, 0);
+	CHECK(cur.next == 100 && test_bit(5, map),
+	      "unreserve: 0 blocks changed something");
 	free(map);
 }
 
@@ -900,6 +987,8 @@ int main(void)
 	run_bound_case(true);
 	run_bound_case(false);
 	run_short_region_case();
+	run_reserve_at_case();
+	run_unreserve_case();
 	run_cost_case();
 	run_fill(1, 32);
 	run_fill(63, 32);
