@@ -462,6 +462,34 @@ unsigned int zram_slot_wb_peek(struct zram *zram, u32 index,
 }
 
 /**
+ * zram_slot_wb_block() - the block of a slot written back as a whole page
+ * @zram: device
+ * @index: slot index (PAGE_SIZE units); past the last slot gives false
+ * @block: set to the slot's backing device block
+ *
+ * A hint to place the slot's neighbours by: the slot may change as soon as
+ * this returns.
+ *
+ * Context: task context, zram.pp_lock held; takes the slot lock.
+ * Return: true when the slot is on the backing device and not packed.
+ */
+bool zram_slot_wb_block(struct zram *zram, u32 index, unsigned long *block)
+{
+	bool whole;
+
+	lockdep_assert_held(&zram->pp_lock);
+	if (index >= zram->disksize >> PAGE_SHIFT)
+		return false;
+	zram_slot_lock(zram, index);
+	whole = zram_test_flag(zram, index, ZRAM_WB) &&
+		!zram_test_flag(zram, index, ZRAM_PACKED);
+	if (whole)
+		*block = zram_get_handle(zram, index);
+	zram_slot_unlock(zram, index);
+	return whole;
+}
+
+/**
  * zram_slot_wb_read_obj() - copy a selected slot's compressed object
  * @zram: device
  * @index: slot index (PAGE_SIZE units); not ZRAM_HUGE

@@ -198,6 +198,9 @@ void zram_slot_install(struct zram *zram, u32 index,
 void zram_slot_free_all(struct zram *zram);
 void zram_slot_mark_idle(struct zram *zram, u32 cutoff);
 
+/* For the zram.pp_lock holder: a hint for writeback, changes nothing. */
+bool zram_slot_wb_block(struct zram *zram, u32 index, unsigned long *block);
+
 /* Recompression's transition (zram_recomp.c holds zram.pp_lock). */
 int zram_slot_recompress(struct zram *zram, u32 index,
 			 const struct zram_recomp_spec *spec,

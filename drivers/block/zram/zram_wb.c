@@ -180,17 +180,101 @@ static int zram_wb_reserve_seq(struct zram_wb_ctl *ctl,
 	return n;
 }
 
+/* Blocks [next, next + left) reserved next-fit for a request, not yet used. */
+struct zram_wb_extent {
+	unsigned long next;
+	unsigned int left;
+};
+
+/* Block of slot @index's predecessor: placed just before, or written back. */
+static bool zram_wb_prev_block(struct zram_wb_ctl *ctl, u32 index,
+			       unsigned long *block)
+{
+	if (!index)
+		return false;
+	if (ctl->last == index - 1) {
+		*block = ctl->last_block;
+		return true;
+	}
+	return zram_slot_wb_block(ctl->zram, index - 1, block);
+}
+
+/* Block of slot @index's successor, if written back; a selected one is not. */
+static bool zram_wb_next_block(struct zram_wb_ctl *ctl, u32 index,
+			       unsigned long *block)
+{
+	if (ctl->next < ctl->nr_selected && ctl->slots[ctl->next] == index + 1)
+		return false;
+	return zram_slot_wb_block(ctl->zram, index + 1, block);
+}
+
 /*
- * Slot i goes to buffer page and block i, skipping slots that dropped out.
- * Sets @ctl->stop_err to -ENOMEM when a page cannot be allocated.
+ * Reserves the free block right after the predecessor's block, else right
+ * before the successor's. Return: true with *@block reserved.
+ */
+static bool zram_wb_place_near(struct zram_wb_ctl *ctl, u32 index,
+			       unsigned long *block)
+{
+	struct zram_bdev *bd = &ctl->zram->backing;
+	struct zram_extent_cursor *cur = &ctl->zram->wb.cursor;
+	unsigned long near;
+
+	if (zram_wb_prev_block(ctl, index, &near) &&
+	    zram_extent_reserve_at(bd->bitmap, bd->nr_blocks, cur, near + 1)) {
+		*block = near + 1;
+		return true;
+	}
+	/* Block 0 is never a slot's: near - 1 does not wrap. */
+	if (zram_wb_next_block(ctl, index, &near) &&
+	    zram_extent_reserve_at(bd->bitmap, bd->nr_blocks, cur, near - 1)) {
+		*block = near - 1;
+		return true;
+	}
+	return false;
+}
+
+/*
+ * Picks slot @index's block: next to a neighbour's, else the next block of
+ * @ext, which is reserved for the @want slots left when empty. A slot that
+ * follows the one placed last on the block before @ext's next takes that.
+ */
+static int zram_wb_pick_block(struct zram_wb_ctl *ctl,
+			      struct zram_wb_extent *ext, u32 index,
+			      unsigned int want, unsigned long *block)
+{
+	bool follows = ext->left && index && ctl->last == index - 1 &&
+		       ext->next == ctl->last_block + 1;
+	int ret;
+
+	if (!follows && zram_wb_place_near(ctl, index, block))
+		return 0;
+	if (!ext->left) {
+		ret = zram_wb_reserve(ctl, want, &ext->next);
+		if (ret < 0)
+			return ret;
+		ext->left = ret;
+	}
+	*block = ext->next++;
+	ext->left--;
+	return 0;
+}
+
+/*
+ * Copies the next selected slots, up to @nr_blocks, each to its own buffer
+ * page and a block zram_wb_pick_block() picks; skips slots that dropped
+ * out. Sets @ctl->stop_err to -ENOMEM when a page cannot be allocated, or
+ * to the reservation's errno; that slot stays selected, for the chunk's end.
  */
 static unsigned int zram_wb_fill(struct zram_wb_ctl *ctl,
 				 struct zram_wb_req *req,
 				 unsigned int nr_blocks)
 {
+	struct zram_bdev *bd = &ctl->zram->backing;
+	struct zram_wb_extent ext = { };
 	unsigned int n = 0;
 	struct page *page;
 	u32 index;
+	int ret;
 
 	lockdep_assert_held(&ctl->zram->pp_lock);
 	while (n < nr_blocks && ctl->next < ctl->nr_selected) {
@@ -202,6 +286,15 @@ static unsigned int zram_wb_fill(struct zram_wb_ctl *ctl,
 		index = ctl->slots[ctl->next++];
 		if (!zram_slot_wb_read(ctl->zram, index, req->mode, page))
 			continue;
+		ret = zram_wb_pick_block(ctl, &ext, index, nr_blocks - n,
+					 &req->blocks[n]);
+		if (ret < 0) {
+			ctl->next--;
+			ctl->stop_err = ret;
+			break;
+		}
+		ctl->last = index;
+		ctl->last_block = req->blocks[n];
 		req->objs[n] = (struct zram_wb_obj){
 			.index = index,
 			.pos = n << PAGE_SHIFT,
@@ -210,8 +303,33 @@ static unsigned int zram_wb_fill(struct zram_wb_ctl *ctl,
 		req->bufpg[n] = n;
 		n++;
 	}
+	zram_extent_unreserve(bd->bitmap, bd->nr_blocks, &ctl->zram->wb.cursor,
+			      ext.next, ext.left);
 	req->nr_objs = n;
 	req->nr_packed = 0;
+	return n;
+}
+
+/*
+ * Packs the next selected slots into blocks reserved next-fit; unused ones
+ * go back at once. Sets @ctl->stop_err to the reservation's errno.
+ */
+static unsigned int zram_wb_fill_packed(struct zram_wb_ctl *ctl,
+					struct zram_wb_req *req,
+					unsigned int nr_blocks)
+{
+	unsigned long *bitmap = ctl->zram->backing.bitmap;
+	unsigned int n, i;
+	int ret;
+
+	ret = zram_wb_reserve_seq(ctl, req, nr_blocks);
+	if (ret < 0) {
+		ctl->stop_err = ret;
+		return 0;
+	}
+	n = zram_wb_pack(ctl, req, ret);
+	for (i = n; i < ret; i++)
+		zram_extent_release(bitmap, req->blocks[i], 1);
 	return n;
 }
 
@@ -292,12 +410,10 @@ static void zram_wb_submit(struct zram_wb_ctl *ctl, struct zram_wb_req *req)
  */
 static void zram_wb_write_one(struct zram_wb_ctl *ctl)
 {
-	unsigned long *bitmap = ctl->zram->backing.bitmap;
 	struct zram_wb *wb = &ctl->zram->wb;
-	unsigned int want, allowed, debited, n, i;
+	unsigned int want, allowed, debited, n;
 	struct zram_wb_req *req;
 	u64 gen;
-	int ret;
 
 	lockdep_assert_held(&ctl->zram->pp_lock);
 	req = zram_wb_get_req(ctl);
@@ -316,20 +432,12 @@ static void zram_wb_write_one(struct zram_wb_ctl *ctl)
 		ctl->stop_err = -EIO;
 		goto out_put_req;
 	}
-	ret = zram_wb_reserve_seq(ctl, req, allowed);
-	if (ret < 0) {
-		ctl->stop_err = ret;
-		zram_wb_limit_give(wb, debited, gen);
-		goto out_put_req;
-	}
 
 	req->mode = ctl->mode;
 	if (ctl->knobs.packed)
-		n = zram_wb_pack(ctl, req, ret);
+		n = zram_wb_fill_packed(ctl, req, allowed);
 	else
-		n = zram_wb_fill(ctl, req, ret);
-	for (i = n; i < ret; i++)
-		zram_extent_release(bitmap, req->blocks[i], 1);
+		n = zram_wb_fill(ctl, req, allowed);
 	zram_wb_limit_give(wb, debited ? allowed - n : 0, gen);
 	if (!n)
 		goto out_put_req;
@@ -778,6 +886,7 @@ int zram_wb_run(struct zram *zram, const struct zram_wb_range *ranges,
 	if (!ctl)
 		return -ENOMEM;
 	zram_wb_reclaim_blocks(ctl);
+	ctl->last = U32_MAX;
 	zram_wb_run_ranges(ctl, ranges, nr_ranges);
 	zram_wb_wait_all(ctl);
 

@@ -107,6 +107,9 @@ struct zram_wb_knobs {
  * @next: next entry of @slots to take
  * @peeked: valid entries in @sizes
  * @walked: slots walked since the chunk was last written
+ * @last: slot this writeback call placed last as a whole page, U32_MAX for
+ *	none
+ * @last_block: the block @last went to
  * @nr_reqs: requests allocated, at most @knobs.batch_size
  * @lock: guards @free and @done; irq-safe, zram_wb_end_io() takes it
  * @free: idle requests
@@ -135,6 +138,8 @@ struct zram_wb_ctl {
 	unsigned int next;
 	unsigned int peeked;
 	unsigned int walked;
+	u32 last;
+	unsigned long last_block;
 	unsigned int nr_reqs;
 	spinlock_t lock;	/* irq-safe: guards @free, @done */
 	struct list_head free;

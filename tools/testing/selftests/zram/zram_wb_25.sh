@@ -11,9 +11,12 @@
 # takes four (runs of three). A device-mapper table that fails one block,
 # in the middle of a run, fails the 64 KiB read that carries it; io_stat's
 # failed reads counts the run's three slots, no more; a 4 KiB read fails
-# for that slot only. Each read returns the data written. The backing
-# device completes from a timer, as hardware does from an interrupt. Stock
-# reads a slot at a time.
+# for that slot only. Written back again, the overwritten slots take the
+# blocks they left, beside their neighbours' (slot 0 the one before slot
+# 1's), so 64 KiB reads take one device read each again; so do 40
+# overwritten slots in a row, more than one writeback request carries.
+# Each read returns the data written. The backing device completes from a
+# timer, as hardware does from an interrupt. Stock reads a slot at a time.
 
 . "$(dirname "$0")/zram_lib.sh"
 
@@ -61,7 +64,7 @@ failing() {
 echo "$DM" >"$ZRAM_SYS/backing_dev" || ktap_bail "cannot set backing_dev"
 zram_init 4M || ktap_bail "cannot set disksize"
 
-ktap_plan 11
+ktap_plan 14
 
 zram_fill_pages "$ZRAM_DEV" 0 "$pages" text ||
 	ktap_bail "cannot write the text pages"
@@ -81,14 +84,17 @@ ktap_eq "bd_reads counts a block per slot, dd succeeds" "$reads $rc" \
 ktap_eq "the data read is the data written" "$(sum "$work/got")" \
 	"$(sum "$work/want")"
 
+# overwrite FIRST COUNT: new data in slots FIRST to FIRST + COUNT - 1
+overwrite() {
+	dd if=/dev/urandom of="$work/want" bs=4096 seek="$1" count="$2" \
+		conv=notrunc 2>/dev/null &&
+		dd if="$work/want" of="$ZRAM_DEV" bs=4096 skip="$1" seek="$1" \
+			count="$2" oflag=direct conv=notrunc 2>/dev/null
+}
+
 # every fourth slot back in RAM, with other data: runs of three
 for ((s = 0; s < pages; s += 4)); do
-	if ! dd if=/dev/urandom of="$work/want" bs=4096 seek="$s" count=1 \
-		conv=notrunc 2>/dev/null ||
-		! dd if="$work/want" of="$ZRAM_DEV" bs=4096 skip="$s" seek="$s" \
-			count=1 oflag=direct conv=notrunc 2>/dev/null; then
-		ktap_bail "cannot write over slot $s"
-	fi
+	overwrite "$s" 1 || ktap_bail "cannot write over slot $s"
 done
 read -r cmds reads rc < <(read64 16 0)
 ktap_info "runs of three: $cmds device reads for 16 reads of 64 KiB"
@@ -123,4 +129,22 @@ zram_dm_reload "$good" || ktap_bail "cannot load the linear table"
 read -r cmds reads rc < <(read64 16 0)
 ktap_eq "the device works again: every slot reads as written" \
 	"$rc $(sum "$work/got")" "0 $(sum "$work/want")"
+
+# the overwritten slots back to the device: their old blocks are free
+echo all >"$ZRAM_SYS/idle"
+echo idle >"$ZRAM_SYS/writeback"
+ktap_eq "written back again: every slot on the device" \
+	"$(zram_block_state_count w) $(bd_count)" "$pages $pages"
+read -r cmds reads rc < <(read64 16 0)
+ktap_info "after the rewrite: $cmds device reads for 16 reads of 64 KiB"
+ktap_eq "slots written back again beside their neighbours: 16 device reads" \
+	"$cmds $rc $(sum "$work/got")" "16 0 $(sum "$work/want")"
+
+overwrite 20 40 || ktap_bail "cannot write over slots 20 to 59"
+echo all >"$ZRAM_SYS/idle"
+echo idle >"$ZRAM_SYS/writeback"
+read -r cmds reads rc < <(read64 16 0)
+ktap_info "after 40 slots in a row: $cmds device reads for 16 reads of 64 KiB"
+ktap_eq "40 slots in a row, written back again: 16 device reads" \
+	"$cmds $rc $(sum "$work/got")" "16 0 $(sum "$work/want")"
 ktap_finish
