@@ -295,7 +295,7 @@ zram_page_patterns() {
 # row: writing input to the attribute gives that errno (OK: accepted) and
 # leaves zram_state unchanged. PREFIX starts each description.
 zram_check_input_rows() {
-	local prefix=$1 row attr input want desc before
+	local prefix=$1 row attr input want desc before after
 
 	shift
 	for row in "$@"; do
@@ -305,12 +305,14 @@ zram_check_input_rows() {
 			ktap_skip "$desc" "no $attr attribute"
 			continue
 		fi
-		before=$(zram_state)
+		zram_state_into before
 		if expect_errno "$want" "$ZRAM_SYS/$attr" "$input" &&
-			[ "$(zram_state)" = "$before" ]; then
+			zram_state_into after && [ "$after" = "$before" ]; then
 			ktap_ok "$desc"
 		else
-			diff <(echo "$before") <(zram_state) | sed 's/^/# /'
+			zram_state_into after
+			diff <(printf '%s' "$before") <(printf '%s' "$after") |
+				sed 's/^/# /'
 			ktap_not_ok "$desc"
 		fi
 	done

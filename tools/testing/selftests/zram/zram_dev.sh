@@ -218,46 +218,76 @@ zram_bio_trace_count() {
 
 # ------------------------------------------------------- sysfs writes
 
-# zram_errno_name MESSAGE: errno name from bash's "write error: TEXT".
-zram_errno_name() {
-	case $1 in
-	*"Invalid argument"*) echo EINVAL ;;
-	*"Device or resource busy"*) echo EBUSY ;;
-	*"No such file or directory"*) echo ENOENT ;;
-	*"Block device required"*) echo ENOTBLK ;;
-	*"Is a directory"*) echo EISDIR ;;
-	*"No such device or address"*) echo ENXIO ;;
-	*"No such device"*) echo ENODEV ;;
-	*"Resource temporarily unavailable"*) echo EAGAIN ;;
-	*"Input/output error"*) echo EIO ;;
-	*"No space left on device"*) echo ENOSPC ;;
-	*"Numerical result out of range"*) echo ERANGE ;;
-	*"Argument list too long"*) echo E2BIG ;;
-	*"Cannot allocate memory"*) echo ENOMEM ;;
-	*"Operation not permitted"*) echo EPERM ;;
-	*"Permission denied"*) echo EACCES ;;
-	*"Operation not supported"*) echo EOPNOTSUPP ;;
-	*) echo "UNKNOWN($1)" ;;
+# zram_errno_name_into VAR MESSAGE: VAR = the errno name in bash's "write
+# error: TEXT" MESSAGE.
+zram_errno_name_into() {
+	local -n en_into=$1
+
+	case $2 in
+	*"Invalid argument"*) en_into=EINVAL ;;
+	*"Device or resource busy"*) en_into=EBUSY ;;
+	*"No such file or directory"*) en_into=ENOENT ;;
+	*"Block device required"*) en_into=ENOTBLK ;;
+	*"Is a directory"*) en_into=EISDIR ;;
+	*"No such device or address"*) en_into=ENXIO ;;
+	*"No such device"*) en_into=ENODEV ;;
+	*"Resource temporarily unavailable"*) en_into=EAGAIN ;;
+	*"Input/output error"*) en_into=EIO ;;
+	*"No space left on device"*) en_into=ENOSPC ;;
+	*"Numerical result out of range"*) en_into=ERANGE ;;
+	*"Argument list too long"*) en_into=E2BIG ;;
+	*"Cannot allocate memory"*) en_into=ENOMEM ;;
+	*"Operation not permitted"*) en_into=EPERM ;;
+	*"Permission denied"*) en_into=EACCES ;;
+	*"Operation not supported"*) en_into=EOPNOTSUPP ;;
+	*) en_into="UNKNOWN($2)" ;;
 	esac
 }
 
-# zram_write ATTR VALUE: write VALUE plus a newline (as echo does) with a
-# single write(); prints OK or the errno name.
-zram_write() {
-	local msg
+# zram_errno_name MESSAGE: prints zram_errno_name_into's name.
+zram_errno_name() {
+	local name
 
-	if msg=$({ printf '%s\n' "$2" >"$1"; } 2>&1); then
-		echo OK
-	else
-		zram_errno_name "$msg"
+	zram_errno_name_into name "$1"
+	echo "$name"
+}
+
+# Where zram_write_into() puts a write's error message: a file per shell
+# (subshells included), removed with the test's other files.
+zram_werr_dir=${TMPDIR:-/tmp}
+zram_werr_clean() {
+	rm -f "$zram_werr_dir"/zram-werr."$$".*
+}
+zram_defer zram_werr_clean
+
+# zram_write_into VAR ATTR VALUE: write VALUE plus a newline (as echo
+# does) with a single write(); VAR = OK or the errno name. No fork, which
+# is slow under TCG: the message goes through a file.
+zram_write_into() {
+	local -n wi_into=$1
+	local f=$zram_werr_dir/zram-werr.$$.$BASHPID msg=
+
+	if { printf '%s\n' "$3" >"$2"; } 2>"$f"; then
+		wi_into=OK
+		return
 	fi
+	read -r msg <"$f"
+	zram_errno_name_into wi_into "$msg"
+}
+
+# zram_write ATTR VALUE: as zram_write_into, printing OK or the errno name.
+zram_write() {
+	local got
+
+	zram_write_into got "$1" "$2"
+	echo "$got"
 }
 
 # expect_errno ERRNO ATTR VALUE: the write fails with ERRNO (or OK).
 expect_errno() {
 	local got
 
-	got=$(zram_write "$2" "$3")
+	zram_write_into got "$2" "$3"
 	if [ "$got" != "$1" ]; then
 		echo "# write '$3' to $2: got $got, want $1"
 		return 1
@@ -277,19 +307,29 @@ zram_write_full() {
 	return 1
 }
 
-# zram_state: the readable state of the device, to prove a write changed
-# nothing (mm_stat carries mem_limit, which is write-only). Builtins only:
-# forks are slow under TCG.
-zram_state() {
+# zram_state_into VAR: VAR = the readable state of the device, a line per
+# attribute, to prove a write changed nothing (mm_stat carries mem_limit,
+# which is write-only). Builtins only: forks are slow under TCG.
+zram_state_into() {
+	local -n st_into=$1
 	local a line
 
+	st_into=
 	for a in disksize initstate comp_algorithm backing_dev \
 		max_comp_streams writeback_limit writeback_limit_enable \
 		writeback_batch_size compressed_writeback bd_stat mm_stat; do
 		[ -e "$ZRAM_SYS/$a" ] || continue
 		read -r line <"$ZRAM_SYS/$a"
-		printf '%s: %s\n' "$a" "$line"
+		st_into+="$a: $line"$'\n'
 	done
+}
+
+# zram_state: prints zram_state_into's lines.
+zram_state() {
+	local state
+
+	zram_state_into state
+	printf '%s' "$state"
 }
 
 zram_attr_exists() {
