@@ -39,7 +39,8 @@ UNIT := tools/testing/zram-unit
 
 .PHONY: all deps kernel module module-nocomp sparse checkpatch shellcheck comment-share check-vm-ours \
 	selftests-list slot-size unit helpers \
-	check check-host check-vm check-debug check-debug-ours debug-kernel debug-module \
+	check check-host check-host-debug check-vm check-debug check-debug-ours debug-kernel \
+	debug-module \
 	kselftest fresh-check run bench series-deps series series-check \
 	check-6.12 dkms-check clean
 
@@ -75,8 +76,14 @@ comment-share:
 selftests-list:
 	$(TIER) selftests-list -- tools/build/selftests-list.sh
 
+# make check builds these first (CHECK_PREP), then runs its VM tiers and
+# the other host tiers side by side with CHECK_BUILT=1, which drops their
+# build prerequisites: the 7.3 module builds in place, a second kbuild
+# there would race the first, and the 7.3 VM loads zram.ko from there.
+CHECK_PREP := module module-nocomp sparse helpers
+
 # bytes per slot of the slot table: ours no more than stock's (pahole)
-slot-size: module
+slot-size: $(if $(CHECK_BUILT),,module)
 	$(TIER) slot-size -- tools/build/slot-size.sh
 
 unit: deps
@@ -107,24 +114,31 @@ check-debug: debug-module helpers
 	$(VM)/check-debug.sh
 
 # ours only, its suite split over two VMs (SHARDS): what make check runs
-check-debug-ours: debug-module helpers
+check-debug-ours: debug-module $(if $(CHECK_BUILT),,helpers)
 	ZRAM=ours SHARDS=$${SHARDS:-2} $(TIER) check-debug-ours -- $(VM)/check-debug.sh
 
 # make check runs ours only, on both kernels, so that CI fits its 90
 # minutes on two cores: stock's suites are make check-vm (Debian's kernel,
 # beside ours) and make check-debug (the debug kernel, beside ours).
-check-vm-ours: $(VM_MODULE) helpers
+check-vm-ours: $(if $(CHECK_BUILT),,$(VM_MODULE) helpers)
 	ZRAM=ours $(TIER) check-vm-ours -- $(VM)/vm-check.sh
 
-# After the host checks, check-vm-ours runs beside check-debug-ours (-j2;
-# -k so that one failing does not stop the other): three VMs share both
-# cores, and the main job on the debug kernel starts when the first debug
-# lane ends. With stock's debug suite beside them as well, CI once ran
-# past its 90 minutes (the try of 2026-12-02).
+# check's second branch, beside check-vm-ours: the rest of check-host,
+# then the debug kernel's suite (its kernel is built here when not cached)
+check-host-debug: checkpatch shellcheck comment-share selftests-list slot-size unit \
+	series-check
+	@$(MAKE) --no-print-directory check-debug-ours
+
+# After the builds, check-vm-ours runs beside the other host tiers and
+# then check-debug-ours (-j2; -k so that one failing does not stop the
+# other): the two debug lanes meet the 7.3 VM only for its last part, as
+# tests run several times slower when three VMs' vCPUs share the two
+# cores. The main job on the debug kernel starts when the first debug
+# lane ends.
 check:
 	@tools/build/tier.sh start
-	@$(MAKE) --no-print-directory check-host && \
-		$(MAKE) --no-print-directory -j2 -k check-vm-ours check-debug-ours; \
+	@$(MAKE) --no-print-directory $(CHECK_PREP) && \
+		$(MAKE) --no-print-directory -j2 -k CHECK_BUILT=1 check-vm-ours check-host-debug; \
 		rc=$$?; echo; echo "[check] each tier: its time, tests and assertions"; \
 		tools/build/tier.sh table; echo "$(CHECK_6_12_NOTE)"; exit $$rc
 
