@@ -81,6 +81,8 @@ selftests-list:
 # build prerequisites: the 7.3 module builds in place, a second kbuild
 # there would race the first, and the 7.3 VM loads zram.ko from there.
 CHECK_PREP := module module-nocomp sparse helpers
+# for make only: the VM jobs refuse variables they do not know
+unexport CHECK_BUILT
 
 # bytes per slot of the slot table: ours no more than stock's (pahole)
 slot-size: $(if $(CHECK_BUILT),,module)
