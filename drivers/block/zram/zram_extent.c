@@ -185,13 +185,12 @@ bool zram_extent_reserve_at(unsigned long *bitmap, unsigned long nr_blocks,
  * zram_extent_unreserve - give back the unused end of a reservation
  * @bitmap: block bitmap
  * @nr_blocks: bits in @bitmap (blocks)
- * @cur: cursor; moved back to @start when only blocks in use lie between
- *	the blocks and it
+ * @cur: cursor; moved back to @start when it is at most
+ *	ZRAM_EXTENT_WINDOW blocks past them, with only blocks in use between
  * @start: first block
  * @len: number of blocks, may be 0
  *
- * Next-fit then takes the blocks again first. Reads the bitmap from the
- * blocks' end to the cursor.
+ * Next-fit then takes the blocks again first.
  *
  * Context: any; never sleeps. Callers serialise reservations.
  */
@@ -206,7 +205,8 @@ void zram_extent_unreserve(unsigned long *bitmap, unsigned long nr_blocks,
 	zram_extent_release(bitmap, start, len);
 	end = start + len;
 	next = cur->next ? cur->next : nr_blocks;
-	if (next >= end && find_next_zero_bit(bitmap, next, end) >= next)
+	if (next >= end && next - end <= ZRAM_EXTENT_WINDOW &&
+	    find_next_zero_bit(bitmap, next, end) >= next)
 		cur->next = start;
 }
 

@@ -376,6 +376,17 @@ static void run_unreserve_case(void)
 	CHECK(cur.next == 100 && test_bit(5, map),
 	      "unreserve: 0 blocks changed something");
 	free(map);
+
+	/* more than ZRAM_EXTENT_WINDOW blocks in use up to the cursor: it stays */
+	map = bitmap_new(4 * ZRAM_EXTENT_WINDOW);
+	for (start = 0; start < 2 * ZRAM_EXTENT_WINDOW; start++)
+		set_bit(start, map);
+	cur.next = 2 * ZRAM_EXTENT_WINDOW;
+	zram_extent_unreserve(map, 4 * ZRAM_EXTENT_WINDOW, &cur, 10, 5);
+	CHECK(cur.next == 2 * ZRAM_EXTENT_WINDOW && !test_bit(10, map),
+	      "unreserve: far cursor: %lu, want %lu", cur.next,
+	      2 * ZRAM_EXTENT_WINDOW);
+	free(map);
 }
 
 /*
