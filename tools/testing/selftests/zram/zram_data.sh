@@ -293,9 +293,9 @@ zram_page_patterns() {
 
 # zram_check_input_rows PREFIX ROW...: one KTAP line per "attr|input|errno"
 # row: writing input to the attribute gives that errno (OK: accepted) and
-# leaves zram_state unchanged. PREFIX starts each description.
+# leaves zram_state_into's state unchanged. PREFIX starts each description.
 zram_check_input_rows() {
-	local prefix=$1 row attr input want desc before after
+	local prefix=$1 row attr input want desc before after rc
 
 	shift
 	for row in "$@"; do
@@ -306,11 +306,12 @@ zram_check_input_rows() {
 			continue
 		fi
 		zram_state_into before
-		if expect_errno "$want" "$ZRAM_SYS/$attr" "$input" &&
-			zram_state_into after && [ "$after" = "$before" ]; then
+		expect_errno "$want" "$ZRAM_SYS/$attr" "$input"
+		rc=$?
+		zram_state_into after
+		if [ "$rc" = 0 ] && [ "$after" = "$before" ]; then
 			ktap_ok "$desc"
 		else
-			zram_state_into after
 			diff <(printf '%s' "$before") <(printf '%s' "$after") |
 				sed 's/^/# /'
 			ktap_not_ok "$desc"

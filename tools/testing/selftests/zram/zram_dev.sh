@@ -324,14 +324,6 @@ zram_state_into() {
 	done
 }
 
-# zram_state: prints zram_state_into's lines.
-zram_state() {
-	local state
-
-	zram_state_into state
-	printf '%s' "$state"
-}
-
 zram_attr_exists() {
 	[ -e "$ZRAM_SYS/$1" ]
 }
