@@ -83,9 +83,11 @@ selftests-list:
 CHECK_PREP := module module-nocomp sparse helpers
 # for make only: the VM jobs refuse variables they do not know
 unexport CHECK_BUILT
+# $(call unbuilt,PREREQS): PREREQS, or none once make check built them
+unbuilt = $(if $(CHECK_BUILT),,$(1))
 
 # bytes per slot of the slot table: ours no more than stock's (pahole)
-slot-size: $(if $(CHECK_BUILT),,module)
+slot-size: $(call unbuilt,module)
 	$(TIER) slot-size -- tools/build/slot-size.sh
 
 unit: deps
@@ -116,13 +118,13 @@ check-debug: debug-module helpers
 	$(VM)/check-debug.sh
 
 # ours only, its suite split over two VMs (SHARDS): what make check runs
-check-debug-ours: debug-module $(if $(CHECK_BUILT),,helpers)
+check-debug-ours: debug-module $(call unbuilt,helpers)
 	ZRAM=ours SHARDS=$${SHARDS:-2} $(TIER) check-debug-ours -- $(VM)/check-debug.sh
 
 # make check runs ours only, on both kernels, so that CI fits its 90
 # minutes on two cores: stock's suites are make check-vm (Debian's kernel,
 # beside ours) and make check-debug (the debug kernel, beside ours).
-check-vm-ours: $(if $(CHECK_BUILT),,$(VM_MODULE) helpers)
+check-vm-ours: $(call unbuilt,$(VM_MODULE) helpers)
 	ZRAM=ours $(TIER) check-vm-ours -- $(VM)/vm-check.sh
 
 # check's second branch, beside check-vm-ours: the rest of check-host,
