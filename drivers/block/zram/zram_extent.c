@@ -185,8 +185,8 @@ bool zram_extent_reserve_at(unsigned long *bitmap, unsigned long nr_blocks,
  * zram_extent_unreserve - give back the unused end of a reservation
  * @bitmap: block bitmap
  * @nr_blocks: bits in @bitmap (blocks)
- * @cur: cursor; moved back to @start when it is at most
- *	ZRAM_EXTENT_WINDOW blocks past them, with only blocks in use between
+ * @cur: cursor; moved back to @start when it is at most ZRAM_EXTENT_WINDOW
+ *	blocks past @start + @len, with only blocks in use between
  * @start: first block
  * @len: number of blocks, may be 0
  *

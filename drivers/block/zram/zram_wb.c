@@ -235,8 +235,9 @@ static bool zram_wb_place_near(struct zram_wb_ctl *ctl, u32 index,
 
 /*
  * Picks slot @index's block: next to a neighbour's, else the next block of
- * @ext, which is reserved for the @want slots left when empty. A slot that
- * follows the one placed last on the block before @ext's next takes that.
+ * @ext, which is reserved for the @want slots left when empty. A slot
+ * following the one placed last takes @ext's next block when that block
+ * is adjacent. Return: 0, or zram_wb_reserve()'s errno.
  */
 static int zram_wb_pick_block(struct zram_wb_ctl *ctl,
 			      struct zram_wb_extent *ext, u32 index,
@@ -322,6 +323,7 @@ static unsigned int zram_wb_fill_packed(struct zram_wb_ctl *ctl,
 	unsigned int n, i;
 	int ret;
 
+	lockdep_assert_held(&ctl->zram->pp_lock);
 	ret = zram_wb_reserve_seq(ctl, req, nr_blocks);
 	if (ret < 0) {
 		ctl->stop_err = ret;
